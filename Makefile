@@ -1,0 +1,119 @@
+# big.LITTLE in-kernel switcher lab: build and boot an ARM32 guest in QEMU.
+#
+#   make run      install what is missing, build, boot to a shell in the guest
+#   make test     build the debug guest and run the whole test suite
+#   make series   export the kernel tree's commits to kernel/patches
+#   make help     everything else
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := all
+
+TOP := $(abspath .)
+B := $(TOP)/build
+TREE := $(B)/linux
+TREE_STAMP := $(TREE)/.git/lab-series
+VARIANT ?= release
+JOBS ?= $(shell nproc)
+KMAKE = $(MAKE) -C $(TREE) O=$(B)/kernel-$* ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- -j$(JOBS)
+
+# Config fragments of each kernel variant, merged onto allnoconfig in order.
+FRAGS_release := kernel/configs/base.config
+FRAGS_debug := kernel/configs/base.config kernel/configs/debug.config
+
+SERIES := kernel/patches/series $(wildcard kernel/patches/*.patch)
+DTS := $(wildcard dts/*.dts)
+DTBS := $(patsubst dts/%.dts,$(B)/dtb/%.dtb,$(DTS))
+GUEST_TOOLS_SRC := $(wildcard initramfs/tools/*.c)
+GUEST_TOOLS := $(patsubst initramfs/tools/%.c,$(B)/guest-tools/usr/local/bin/%,$(GUEST_TOOLS_SRC))
+INITRAMFS := $(B)/initramfs/base.cpio.gz
+GUEST_DEBS := $(B)/guest-debs/root/.stamp
+
+.PHONY: all run test series tree deps guest kernel dtbs initramfs clean distclean help check-host
+
+all: deps guest
+
+help:
+	@echo "make run              install missing packages, build, boot the guest to a shell"
+	@echo "make test             build the debug guest and run the whole test suite"
+	@echo "make guest            build kernel ($(VARIANT)), DTBs and initramfs"
+	@echo "make kernel           build the kernel only (VARIANT=release|debug)"
+	@echo "make tree             unpack Debian's linux-source-6.1 and apply kernel/patches"
+	@echo "make series           export the tree's commits back to kernel/patches"
+	@echo "make clean            remove build products, keep the tree and downloads"
+	@echo "make distclean        remove build/ entirely"
+
+deps:
+	@scripts/install-deps
+
+# ---- kernel tree and series --------------------------------------------------
+tree: $(TREE_STAMP)
+
+$(TREE_STAMP): $(SERIES) scripts/kernel-tree
+	@scripts/kernel-tree prepare
+	@touch $@
+
+series:
+	@scripts/kernel-tree export
+
+# ---- kernel -------------------------------------------------------------------
+kernel: $(B)/kernel-$(VARIANT)/arch/arm/boot/zImage
+
+.SECONDEXPANSION:
+$(B)/kernel-%/.config: $$(FRAGS_$$*) $(TREE_STAMP) scripts/kernel-config
+	@scripts/kernel-config $(TREE) $(B)/kernel-$* $(FRAGS_$*)
+
+# The kernel's own make decides what is out of date below this.
+$(B)/kernel-%/arch/arm/boot/zImage: $(B)/kernel-%/.config FORCE
+	@echo "  KERNEL  $* -> $@"
+	@$(KMAKE) -s zImage
+
+FORCE:
+.PRECIOUS: $(B)/kernel-%/.config
+
+# ---- device trees -------------------------------------------------------------
+dtbs: $(DTBS)
+
+$(B)/dtb/%.dtb: dts/%.dts $(wildcard dts/*.dtsi)
+	@mkdir -p $(@D)
+	@echo "  DTC     $<"
+	@dtc -I dts -O dtb -o $@.tmp $< 2> $@.warn || { cat $@.warn; rm -f $@.tmp; exit 1; }
+	@if [ -s $@.warn ]; then cat $@.warn; rm -f $@.tmp; echo "dtc warnings are errors here" >&2; exit 1; fi
+	@rm -f $@.warn; mv $@.tmp $@
+
+# ---- initramfs ------------------------------------------------------------------
+initramfs: $(INITRAMFS)
+
+$(GUEST_DEBS): scripts/fetch-guest-debs
+	@echo "  DEBS    busybox-static cpufrequtils libcpufreq0 libc6 (armhf)"
+	@scripts/fetch-guest-debs $(B)/guest-debs
+	@touch $@
+
+$(B)/guest-tools/usr/local/bin/%: initramfs/tools/%.c
+	@mkdir -p $(@D)
+	@echo "  CC      $< (static armhf)"
+	@arm-linux-gnueabihf-gcc -O2 -Wall -Wextra -Werror -static -o $@ $<
+
+$(INITRAMFS): initramfs/init initramfs/files.list $(shell find initramfs/rootfs -type f) \
+		$(GUEST_DEBS) $(GUEST_TOOLS) scripts/mkinitramfs scripts/lab/cpio.py
+	@mkdir -p $(@D) $(B)/guest-tools
+	@echo "  CPIO    $@"
+	@scripts/mkinitramfs $@ initramfs/files.list initramfs \
+		$(B)/guest-debs/root initramfs/rootfs $(B)/guest-tools
+
+# ---- the guest as a whole ----------------------------------------------------
+guest: kernel dtbs initramfs
+
+run: deps
+	@$(MAKE) -s guest VARIANT=$(VARIANT)
+	@scripts/guest-run --no-build --interactive --variant $(VARIANT)
+
+test: deps
+	@$(MAKE) -s guest VARIANT=debug
+	@tests/run
+
+clean:
+	rm -rf $(B)/kernel-* $(B)/dtb $(B)/initramfs $(B)/guest-tools $(B)/runs $(B)/test
+
+distclean:
+	rm -rf $(B)

@@ -1,0 +1,209 @@
+"""Boot the lab's QEMU guest, optionally with a job, and collect its logs.
+
+The machine is described once, here; scripts/guest-run, the test suite and
+the benchmarks all boot it through run().
+"""
+
+import os
+import re
+import select
+import shlex
+import signal
+import subprocess
+import sys
+import time
+
+from . import cpio
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BUILD = os.path.join(TOP, "build")
+
+# The emulated machine: QEMU's "virt" board with Cortex-A15 vCPUs.  The
+# big.LITTLE description (two clusters, A15 and A7) is in the DTB.
+MACHINE = {
+    "qemu": "qemu-system-arm",
+    "machine": "virt",
+    "cpu": "cortex-a15",
+    "memory": "1G",
+    "console": "ttyAMA0",
+}
+
+DEFAULT_DTB = os.path.join(BUILD, "dtb", "qemu-virt-bl.dtb")
+DEFAULT_SMP = 8
+
+MARK_DMESG_BEGIN = "@@GUEST-DMESG-BEGIN@@"
+MARK_DMESG_END = "@@GUEST-DMESG-END@@"
+MARK_EXIT = re.compile(r"@@GUEST-EXIT (\d+)@@")
+
+# Exit statuses of run() that do not come from the guest's job.
+EXIT_TIMEOUT = 124
+EXIT_NO_STATUS = 125
+
+
+def kernel_image(variant):
+    return os.path.join(BUILD, f"kernel-{variant}", "arch", "arm", "boot", "zImage")
+
+
+def base_initramfs():
+    return os.path.join(BUILD, "initramfs", "base.cpio.gz")
+
+
+def qemu_command(kernel, dtb, initrd, smp, append, interactive=False):
+    m = MACHINE
+    cmd = [m["qemu"], "-M", m["machine"], "-cpu", m["cpu"], "-smp", str(smp),
+           "-m", m["memory"], "-kernel", kernel, "-dtb", dtb, "-initrd", initrd,
+           "-append", " ".join(filter(None, [
+               f"console={m['console']}", "panic=-1",
+               "" if interactive else "loglevel=5", append])),
+           "-no-reboot"]
+    if interactive:
+        cmd += ["-nographic"]
+    else:
+        cmd += ["-nodefaults", "-display", "none", "-serial", "stdio",
+                "-monitor", "none"]
+    return cmd
+
+
+def job_initramfs(out, script, args):
+    """Base initramfs plus a second archive holding /job/script and
+    /job/run, the wrapper that runs it with ARGS (the kernel unpacks
+    concatenated archives in order)."""
+    job = cpio.Archive()
+    with open(script, "rb") as f:
+        job.add("job/script", 0o100755, f.read())
+    wrapper = "#!/bin/sh\nexec /bin/sh /job/script " + " ".join(
+        shlex.quote(a) for a in args) + "\n"
+    job.add("job/run", 0o100755, wrapper.encode())
+    job.write(out + ".job")
+    with open(out, "wb") as dst:
+        for part in (base_initramfs(), out + ".job"):
+            with open(part, "rb") as src:
+                dst.write(src.read())
+    os.unlink(out + ".job")
+
+
+class Result:
+    def __init__(self, status, log_dir, timed_out=False):
+        self.status = status
+        self.log_dir = log_dir
+        self.timed_out = timed_out
+        self.console_log = os.path.join(log_dir, "console.log")
+        self.kernel_log = os.path.join(log_dir, "kernel.log")
+        self.output_log = os.path.join(log_dir, "output.log")
+
+
+def _kill_group(proc):
+    if proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
+        timeout=300, log_dir=None, stream=sys.stdout, kernel=None):
+    """Boot a fresh guest that runs SCRIPT with ARGS and powers off.
+
+    Streams the job's output to STREAM, keeps the console, the job's
+    output and the kernel log in LOG_DIR, and returns a Result whose
+    status is the job's exit status, EXIT_TIMEOUT if the guest was
+    killed at the time limit, or EXIT_NO_STATUS if it ended without
+    reporting one (a panic, for instance).  QEMU never outlives this call.
+    """
+    kernel = kernel or kernel_image(variant)
+    dtb = dtb or DEFAULT_DTB
+    smp = smp or DEFAULT_SMP
+    if log_dir is None:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        log_dir = os.path.join(BUILD, "runs",
+                               f"{stamp}-{os.getpid()}-{os.path.basename(script)}")
+    os.makedirs(log_dir, exist_ok=True)
+    for f in (kernel, dtb, base_initramfs()):
+        if not os.path.exists(f):
+            raise FileNotFoundError(f"{f} is missing: build it with 'make guest'")
+    initrd = os.path.join(log_dir, "initramfs.cpio.gz")
+    job_initramfs(initrd, script, args)
+
+    res = Result(EXIT_NO_STATUS, log_dir)
+    cmd = qemu_command(kernel, dtb, initrd, smp, append)
+    with open(os.path.join(log_dir, "qemu-command"), "w") as f:
+        f.write(shlex.join(cmd) + "\n")
+
+    console = open(res.console_log, "wb")
+    output = open(res.output_log, "w", errors="replace")
+    dmesg_lines = []
+    in_dmesg = False
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    old_handlers = {}
+
+    def on_signal(signum, frame):
+        _kill_group(proc)
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        old_handlers[s] = signal.signal(s, on_signal)
+    deadline = time.monotonic() + timeout
+    buf = b""
+    try:
+        fd = proc.stdout.fileno()
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                res.timed_out = True
+                res.status = EXIT_TIMEOUT
+                break
+            ready, _, _ = select.select([fd], [], [], min(left, 1.0))
+            if not ready:
+                continue
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            console.write(chunk)
+            buf += chunk
+            *lines, buf = buf.split(b"\n")
+            for raw in lines:
+                line = raw.decode("utf-8", "replace").rstrip("\r")
+                if MARK_DMESG_BEGIN in line:
+                    in_dmesg = True
+                    continue
+                if MARK_DMESG_END in line:
+                    in_dmesg = False
+                    continue
+                m = MARK_EXIT.search(line)
+                if m:
+                    res.status = int(m.group(1))
+                    continue
+                if in_dmesg:
+                    dmesg_lines.append(line)
+                else:
+                    output.write(line + "\n")
+                    if stream:
+                        stream.write(line + "\n")
+                        stream.flush()
+    finally:
+        _kill_group(proc)
+        for s, h in old_handlers.items():
+            signal.signal(s, h)
+        console.close()
+        output.close()
+
+    with open(res.kernel_log, "w") as f:
+        if dmesg_lines:
+            f.write("\n".join(dmesg_lines) + "\n")
+        else:
+            # No dump from the guest (it died or timed out): the console
+            # is the only kernel log there is.
+            with open(res.console_log, "rb") as c:
+                f.write(c.read().decode("utf-8", "replace"))
+    return res
+
+
+def interactive(*, variant="release", dtb=None, smp=None, append=""):
+    """Boot the guest to a shell on this terminal (Ctrl-A x quits QEMU)."""
+    cmd = qemu_command(kernel_image(variant), dtb or DEFAULT_DTB, base_initramfs(),
+                       smp or DEFAULT_SMP, append, interactive=True)
+    print("+ " + shlex.join(cmd), flush=True)
+    return subprocess.call(cmd)

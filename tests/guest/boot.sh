@@ -1,0 +1,42 @@
+#!/bin/sh
+# lab-test: timeout=300
+# Boot of the 8-CPU guest: every CPU online, and the device tree describes
+# cluster 0 = four Cortex-A15 (MPIDR 0..3) and cluster 1 = four Cortex-A7
+# (MPIDR 4..7).  The runner fails every case if the kernel log is not clean.
+. /usr/share/lab/ktap.sh
+ktap_plan 6
+
+ktap_expect "all 8 CPUs online" "0-7" "$(cat /sys/devices/system/cpu/online)"
+ktap_expect "8 processors in /proc/cpuinfo" 8 "$(grep -c '^processor' /proc/cpuinfo)"
+
+dt=/proc/device-tree
+be32() { printf '%d' "0x$(hexdump -v -e '4/1 "%02x"' "$1")"; }
+
+# For each cpu-map cluster: the cpu nodes its cores point to, as "reg:compatible".
+describe_cluster() {
+	for core in "$dt"/cpus/cpu-map/"$1"/core*; do
+		ph=$(be32 "$core/cpu")
+		for cpu in "$dt"/cpus/cpu@*; do
+			if [ "$(be32 "$cpu/phandle")" = "$ph" ]; then
+				printf '%s:%s ' "$(be32 "$cpu/reg")" "$(tr -d '\0' < "$cpu/compatible")"
+			fi
+		done
+	done
+}
+
+ktap_expect "cpu-map has two clusters" "cluster0 cluster1" \
+	"$(ls -d "$dt"/cpus/cpu-map/cluster* | xargs -n1 basename | tr '\n' ' ' | sed 's/ $//')"
+ktap_expect "cluster0 = A15 at MPIDR 0..3" \
+	"0:arm,cortex-a15 1:arm,cortex-a15 2:arm,cortex-a15 3:arm,cortex-a15 " \
+	"$(describe_cluster cluster0)"
+ktap_expect "cluster1 = A7 at MPIDR 4..7" \
+	"4:arm,cortex-a7 5:arm,cortex-a7 6:arm,cortex-a7 7:arm,cortex-a7 " \
+	"$(describe_cluster cluster1)"
+
+# The MPIDR each CPU reports is its DT reg (flat 0..7 under QEMU).
+mp=""
+for c in 0 1 2 3 4 5 6 7; do
+	mp="$mp$(cat /sys/devices/system/cpu/cpu$c/of_node/reg 2>/dev/null | hexdump -v -e '4/1 "%02x"' | sed 's/^0*//;s/^$/0/') "
+done
+ktap_expect "cpuN's DT node has reg N" "0 1 2 3 4 5 6 7 " "$mp"
+ktap_done
