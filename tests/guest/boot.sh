@@ -1,13 +1,15 @@
 #!/bin/sh
-# lab-test: timeout=300
-# Boot of the 8-CPU guest: every CPU online, and the device tree describes
+# lab-test: append=no_bL_switcher timeout=300
+# Boot of the 8-CPU guest (switcher kept off, so all CPUs stay online):
+# every CPU online, and the device tree describes
 # cluster 0 = four Cortex-A15 (MPIDR 0..3) and cluster 1 = four Cortex-A7
 # (MPIDR 4..7).  The runner fails every case if the kernel log is not clean.
 . /usr/share/lab/ktap.sh
-ktap_plan 6
+ktap_plan 7
 
 ktap_expect "all 8 CPUs online" "0-7" "$(cat /sys/devices/system/cpu/online)"
 ktap_expect "8 processors in /proc/cpuinfo" 8 "$(grep -c '^processor' /proc/cpuinfo)"
+ktap_expect "kernel brought up 8 CPUs" 1 "$(dmesg | grep -c 'smp: Brought up 1 node, 8 CPUs')"
 
 dt=/proc/device-tree
 be32() { printf '%d' "0x$(hexdump -v -e '4/1 "%02x"' "$1")"; }

@@ -1,0 +1,86 @@
+#!/bin/sh
+# lab-test: append=no_bL_switcher timeout=600
+# MCPM runs the guest's CPUs: the secondaries boot through MCPM over PSCI,
+# the topology shows two clusters of four, and CPU hotplug takes CPUs and
+# whole clusters down and up through MCPM's state machine, with PSCI
+# reporting each CPU really off.  The switcher is kept off
+# (no_bL_switcher) so that all eight CPUs are free to hotplug.
+. /usr/share/lab/ktap.sh
+. /usr/share/lab/mcpm.sh
+ktap_plan 12
+
+RACES="teardown_abort vlock_contended powerup_during_powerdown psci_already_on_retry"
+
+# 1. secondaries booted through MCPM
+if dmesg | grep -q "mcpm-psci: CPU power through PSCI"; then
+	ktap_expect "7 secondaries powered up by MCPM at boot" "7" "$(mcpm_stat cpu_power_up)"
+else
+	ktap_fail "7 secondaries powered up by MCPM at boot" "the MCPM PSCI backend did not register"
+fi
+ktap_expect "cluster 1 set up once by a first man at boot" "1" "$(mcpm_stat cluster_setup)"
+
+# 2. topology: two clusters of four
+topo=""
+for n in 0 1 2 3 4 5 6 7; do
+	t=/sys/devices/system/cpu/cpu$n/topology
+	topo="$topo$(cat $t/physical_package_id)/$(cat $t/core_id)/$(cat $t/core_siblings_list) "
+done
+ktap_expect "topology: two clusters of four (package/core/siblings)" \
+	"0/0/0-3 0/1/0-3 0/2/0-3 0/3/0-3 1/0/4-7 1/1/4-7 1/2/4-7 1/3/4-7 " "$topo"
+if why=$(mcpm_consistent); then
+	ktap_pass "mcpm/state agrees with the online mask and PSCI after boot"
+else
+	ktap_fail "mcpm/state agrees with the online mask and PSCI after boot" "$why"
+fi
+
+# 3. cluster 1 down and up, once, checked in detail
+td0=$(mcpm_stat cluster_teardown)
+su0=$(mcpm_stat cluster_setup)
+for c in 4 5 6 7; do set_online $c 0; done
+st="$(mcpm_cluster_state 1)"
+pw=""
+for c in 4 5 6 7; do pw="$pw$(mcpm_cpu_field "$(cpu_hwid $c)" state)/$(mcpm_cpu_field "$(cpu_hwid $c)" power) "; done
+ktap_expect "cpu4-7 offline: cluster 1 DOWN, its CPUs DOWN and OFF per PSCI" \
+	"DOWN NOT_COMING_UP DOWN/OFF DOWN/OFF DOWN/OFF DOWN/OFF " "$st $pw"
+ktap_expect "exactly one cluster_teardown for it" "$((td0 + 1))" "$(mcpm_stat cluster_teardown)"
+for c in 4 5 6 7; do set_online $c 1; done
+ktap_expect "cpu4-7 online: exactly one cluster_setup, cluster 1 UP" \
+	"$((su0 + 1)) UP NOT_COMING_UP" "$(mcpm_stat cluster_setup) $(mcpm_cluster_state 1)"
+
+# 4. ten more cycles move each counter by exactly ten
+td0=$(mcpm_stat cluster_teardown)
+su0=$(mcpm_stat cluster_setup)
+up0=$(mcpm_stat cpu_power_up)
+dn0=$(mcpm_stat cpu_power_down)
+i=0
+while [ $i -lt 10 ]; do
+	for c in 4 5 6 7; do set_online $c 0; done
+	for c in 4 5 6 7; do set_online $c 1; done
+	i=$((i + 1))
+done
+ktap_expect "ten cluster 1 cycles: +10 teardowns, +10 setups, +40 CPU downs and ups" \
+	"10 10 40 40" \
+	"$(($(mcpm_stat cluster_teardown) - td0)) $(($(mcpm_stat cluster_setup) - su0)) $(($(mcpm_stat cpu_power_down) - dn0)) $(($(mcpm_stat cpu_power_up) - up0))"
+
+# 5. the boot CPU's siblings: cluster 0 must stay up
+td0=$(mcpm_stat cluster_teardown)
+for c in 1 2 3; do set_online $c 0; done
+pw=""
+for c in 1 2 3; do pw="$pw$(mcpm_cpu_field "$(cpu_hwid $c)" power) "; done
+ktap_expect "cpu1-3 offline: cluster 0 stays UP, cpu1-3 OFF per PSCI, no teardown" \
+	"UP NOT_COMING_UP OFF OFF OFF 0" "$(mcpm_cluster_state 0) $pw$(($(mcpm_stat cluster_teardown) - td0))"
+for c in 1 2 3; do set_online $c 1; done
+ktap_expect "cpu1-3 back online" "0-7" "$(cat /sys/devices/system/cpu/online)"
+
+if why=$(mcpm_consistent); then
+	ktap_pass "mcpm/state agrees with the online mask and PSCI at the end"
+else
+	ktap_fail "mcpm/state agrees with the online mask and PSCI at the end" "$why"
+fi
+
+# 6. serialised hotplug cannot produce the inbound/outbound races
+races=""
+for r in $RACES; do races="$races$r=$(mcpm_stat "$r") "; done
+ktap_expect "race counters stay 0 under serialised hotplug" \
+	"teardown_abort=0 vlock_contended=0 powerup_during_powerdown=0 psci_already_on_retry=0 " "$races"
+ktap_done
