@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The kernel patch series: it is what the prepared tree holds (export
+# reproduces kernel/patches byte for byte), every patch is clean under
+# checkpatch --strict, and kernel-doc finds nothing to complain about in
+# the files the series touches.  Prints KTAP.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tree=$("$top/scripts/kernel-tree" path)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mapfile -t patches < <(grep -v -e '^#' -e '^$' "$top/kernel/patches/series")
+n=0
+failed=0
+pass() { n=$((n + 1)); [ -n "${2:-}" ] && echo "# $2"; echo "ok $n $1"; }
+fail() { n=$((n + 1)); failed=$((failed + 1)); echo "# $2"; echo "not ok $n $1"; }
+
+echo "KTAP version 1"
+echo "1..$((${#patches[@]} + 2))"
+
+if "$top/scripts/kernel-tree" export "$tmp/series" >/dev/null &&
+   diff -r "$tmp/series" "$top/kernel/patches" > "$tmp/diff"; then
+	pass "the tree's commits export to exactly kernel/patches" "${#patches[@]} patches"
+else
+	fail "the tree's commits export to exactly kernel/patches" "$(head -c 300 "$tmp/diff" | tr '\n' ' ')"
+fi
+
+# checkpatch's SPDX check runs Debian's python3 (python3-ply, python3-git).
+for p in "${patches[@]}"; do
+	out=$(cd "$tree"; PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --terse \
+		--no-summary "$top/kernel/patches/$p" 2>&1 || true)
+	if [ -z "$out" ]; then
+		pass "checkpatch --strict: $p"
+	else
+		fail "checkpatch --strict: $p" "$(echo "$out" | head -n 3 | tr '\n' ' ')"
+	fi
+done
+
+mapfile -t files < <(cd "$tree" && git diff --name-only pristine HEAD -- '*.c' '*.h')
+out=$(cd "$tree"; scripts/kernel-doc -none "${files[@]}" 2>&1 || true)
+if [ -z "$out" ]; then
+	pass "kernel-doc: no warnings in the ${#files[@]} C files the series touches"
+else
+	fail "kernel-doc: no warnings in the C files the series touches" "$(echo "$out" | head -n 3 | tr '\n' ' ')"
+fi
+[ "$failed" -eq 0 ]
