@@ -24,8 +24,15 @@ FRAGS_debug := kernel/configs/base.config kernel/configs/debug.config
 SERIES := kernel/patches/series $(wildcard kernel/patches/*.patch)
 DTS := $(wildcard dts/*.dts)
 DTBS := $(patsubst dts/%.dts,$(B)/dtb/%.dtb,$(DTS))
-GUEST_TOOLS_SRC := $(wildcard initramfs/tools/*.c)
-GUEST_TOOLS := $(patsubst initramfs/tools/%.c,$(B)/guest-tools/usr/local/bin/%,$(GUEST_TOOLS_SRC))
+# Static armhf C tools for the guest, from every folder that has some.
+GUEST_TOOL_DIRS := initramfs/tools switcher cpufreq tests/tools
+GUEST_TOOLS_SRC := $(foreach d,$(GUEST_TOOL_DIRS),$(wildcard $(d)/*.c))
+GUEST_TOOLS := $(foreach f,$(GUEST_TOOLS_SRC),$(B)/guest-tools/usr/local/bin/$(basename $(notdir $(f))))
+GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -mfpu=neon -static -pthread
+vpath %.c $(GUEST_TOOL_DIRS)
+# Guest shell tools, installed as they are.
+GUEST_SCRIPTS := switcher/switch-storm
+GUEST_TOOLS += $(foreach f,$(GUEST_SCRIPTS),$(B)/guest-tools/usr/local/bin/$(notdir $(f)))
 INITRAMFS := $(B)/initramfs/base.cpio.gz
 GUEST_DEBS := $(B)/guest-debs/root/.stamp
 
@@ -89,10 +96,14 @@ $(GUEST_DEBS): scripts/fetch-guest-debs
 	@scripts/fetch-guest-debs $(B)/guest-debs
 	@touch $@
 
-$(B)/guest-tools/usr/local/bin/%: initramfs/tools/%.c
+$(B)/guest-tools/usr/local/bin/switch-storm: switcher/switch-storm
+	@mkdir -p $(@D)
+	@install -m 0755 $< $@
+
+$(B)/guest-tools/usr/local/bin/%: %.c
 	@mkdir -p $(@D)
 	@echo "  CC      $< (static armhf)"
-	@arm-linux-gnueabihf-gcc -O2 -Wall -Wextra -Werror -static -o $@ $<
+	@arm-linux-gnueabihf-gcc $(GUEST_CFLAGS) -o $@ $<
 
 $(INITRAMFS): initramfs/init initramfs/files.list $(shell find initramfs/rootfs -type f) \
 		$(GUEST_DEBS) $(GUEST_TOOLS) scripts/mkinitramfs scripts/lab/cpio.py

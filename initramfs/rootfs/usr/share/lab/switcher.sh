@@ -1,0 +1,77 @@
+# Helpers for guest scripts that drive the big.LITTLE switcher.
+# Source after ktap.sh and mcpm.sh:  . /usr/share/lab/switcher.sh
+
+SW=/sys/kernel/bL_switcher
+TRACE=/sys/kernel/tracing
+
+# sw_cpus: the paired logical CPUs (those with a cpuN directory)
+sw_cpus() {
+	for _d in "$SW"/cpu[0-9]*; do
+		[ -d "$_d" ] && echo "${_d##*/cpu}"
+	done
+}
+
+sw_cluster() { cat "$SW/cpu$1/cluster"; }
+sw_mpidr() { cat "$SW/cpu$1/mpidr"; }
+sw_switches() { cat "$SW/cpu$1/switches"; }
+
+# sw_other N: hardware id of the pair member not running logical CPU N
+sw_other() {
+	_cur=$(sw_mpidr "$1")
+	for _h in $(cat "$SW/cpu$1/pair"); do
+		[ "$_h" != "$_cur" ] && echo "$_h"
+	done
+}
+
+# sw_switch N CLUSTER: switch, quietly; returns the write's status
+sw_switch() {
+	echo "$2" 2>/dev/null > "$SW/cpu$1/cluster"
+}
+
+# sw_stat NAME: one line of the switcher's stats
+sw_stat() {
+	awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print "missing" }' "$SW/stats"
+}
+
+# sw_errno_of CMD...: run CMD, print the error message its write gave
+sw_write_error() {
+	( "$@" ) 2>&1 >/dev/null | sed 's/.*write error: //' | head -n 1
+}
+
+# sw_mpidr_readback: "CPU:MPIDR ..." for every online CPU, as each CPU
+# reads its own MPIDR (power:cpu_migrate_current, via trace_trigger)
+sw_mpidr_readback() {
+	echo 0 > "$TRACE/tracing_on"
+	echo > "$TRACE/trace"
+	echo 1 > "$TRACE/events/power/cpu_migrate_current/enable"
+	echo 1 > "$TRACE/tracing_on"
+	echo 1 > "$SW/trace_trigger"
+	echo 0 > "$TRACE/tracing_on"
+	echo 0 > "$TRACE/events/power/cpu_migrate_current/enable"
+	sed -n 's/.*\[0*\([0-9][0-9]*\)\].*cpu_migrate_current:.*cpu_hwid=0x0*\([0-9A-Fa-f][0-9A-Fa-f]*\).*/\1:0x\2/p' \
+		"$TRACE/trace" | sort -n | tr 'A-F\n' 'a-f ' | sed 's/:0x$/:0x0/; s/ $//'
+}
+
+# sw_consistent: each paired logical CPU runs on the pair member its
+# mpidr file names, which MCPM and PSCI show up; every other CPU of the
+# system is down and off per PSCI.  Prints what disagrees.
+sw_consistent() {
+	_bad=0
+	_up=" "
+	for _n in $(sw_cpus); do
+		_up="$_up$(($(sw_mpidr "$_n"))) "
+	done
+	for _d in /sys/devices/system/cpu/cpu[0-9]*; do
+		_h=$(cpu_hwid "${_d##*cpu}")
+		case "$_up" in
+		*" $_h "*) _want="UP 1 ON" ;;
+		*) _want="DOWN 0 OFF" ;;
+		esac
+		_got="$(mcpm_cpu_field "$_h" state) $(mcpm_cpu_field "$_h" use_count) $(mcpm_cpu_field "$_h" power)"
+		if [ "$_got" != "$_want" ]; then
+			echo "hwid $_h: state/use_count/power $_got, expected $_want"
+			_bad=1
+		fi
+	done
+	return "$_bad"
+}

@@ -1,0 +1,158 @@
+#!/bin/sh
+# lab-test: timeout=600
+# The in-kernel switcher on the 8-CPU guest: active after boot with four
+# A15/A7 pairs, each logical CPU switched 0 -> 1 -> 0 with its MPIDR read
+# back on the CPU itself, the outbound really off per PSCI, the /sys
+# contract (values, errors, permissions), tracepoints, the dummy
+# interface, hotplug veto, fault injection, and enable/disable round trips.
+. /usr/share/lab/ktap.sh
+. /usr/share/lab/mcpm.sh
+. /usr/share/lab/switcher.sh
+ktap_plan 18
+
+# 1-2. active after boot, four pairs across the clusters
+ktap_expect "switcher active after boot, logical CPUs 0-3 online" "1 0-3" \
+	"$(cat $SW/active) $(cat /sys/devices/system/cpu/online)"
+pairs=""
+for n in $(sw_cpus); do
+	set -- $(cat $SW/cpu$n/pair)
+	pairs="$pairs$n:$(($1 < 4))$(($2 >= 4)) "
+done
+ktap_expect "each of cpu0-3 pairs an A15 (hwid 0-3) with an A7 (hwid 4-7)" \
+	"0:11 1:11 2:11 3:11 " "$pairs"
+
+# 3. each logical CPU 0 -> 1 -> 0
+bad=""
+for n in $(sw_cpus); do
+	a15=$(sw_mpidr $n)
+	a7=$(sw_other $n)
+	s0=$(sw_switches $n)
+	sw_switch $n 1 || bad="$bad cpu$n:switch-to-1-failed"
+	[ "$(sw_cluster $n) $(sw_mpidr $n)" = "1 $a7" ] || bad="$bad cpu$n:not-on-$a7"
+	[ "$(mcpm_cpu_field $a15 power)" = OFF ] || bad="$bad cpu$n:$a15-not-off"
+	[ "$(mcpm_cpu_field $a7 state)" = UP ] || bad="$bad cpu$n:$a7-not-up"
+	sw_switch $n 0 || bad="$bad cpu$n:switch-to-0-failed"
+	[ "$(sw_cluster $n) $(sw_mpidr $n)" = "0 $a15" ] || bad="$bad cpu$n:not-back-on-$a15"
+	[ "$(mcpm_cpu_field $a7 power)" = OFF ] || bad="$bad cpu$n:$a7-not-off"
+	[ "$(sw_switches $n)" = "$((s0 + 2))" ] || bad="$bad cpu$n:switches=$(sw_switches $n)"
+done
+if [ -z "$bad" ]; then
+	ktap_pass "cpu0-3 switched 0->1->0: cluster, mpidr, PSCI OFF of the outbound, switches +2"
+else
+	ktap_fail "cpu0-3 switched 0->1->0: cluster, mpidr, PSCI OFF of the outbound, switches +2" "$bad"
+fi
+
+# 4. MPIDR as each CPU reads it, with cpu1 and cpu3 on their A7s
+sw_switch 1 1
+sw_switch 3 1
+want=""
+for n in 0 1 2 3; do want="$want$n:$(sw_mpidr $n) "; done
+ktap_expect "each CPU reads back the MPIDR its mpidr file names" "${want% }" "$(sw_mpidr_readback)"
+if why=$(sw_consistent); then
+	ktap_pass "MCPM and PSCI agree: running CPUs up, the other four off"
+else
+	ktap_fail "MCPM and PSCI agree: running CPUs up, the other four off" "$why"
+fi
+sw_switch 1 0
+sw_switch 3 0
+
+# 5. power:cpu_migrate_begin/finish tracepoints
+echo > $TRACE/trace
+echo 1 > $TRACE/events/power/cpu_migrate_begin/enable
+echo 1 > $TRACE/events/power/cpu_migrate_finish/enable
+echo 1 > $TRACE/tracing_on
+sw_switch 2 1
+sw_switch 2 0
+echo 0 > $TRACE/events/power/cpu_migrate_begin/enable
+echo 0 > $TRACE/events/power/cpu_migrate_finish/enable
+ktap_expect "two switches give two cpu_migrate_begin and two cpu_migrate_finish events" "2 2" \
+	"$(grep -c cpu_migrate_begin: $TRACE/trace) $(grep -c cpu_migrate_finish: $TRACE/trace)"
+
+# 6. the dummy character device still switches (asynchronously)
+echo "0,1" > /dev/b.L_switcher
+i=0
+while [ "$(sw_cluster 0)" != 1 ] && [ $i -lt 50 ]; do usleep 100000; i=$((i + 1)); done
+ktap_expect "/dev/b.L_switcher '0,1' moves cpu0 to cluster 1" 1 "$(sw_cluster 0)"
+sw_switch 0 0
+
+# 7-8. bad writes change nothing
+before="$(sw_cluster 1) $(sw_mpidr 1) $(sw_switches 1) $(sw_stat requests)"
+errs=""
+for v in 2 -1 abc "" "0 1" "1x"; do
+	errs="$errs[$(sw_write_error sh -c "echo '$v' > $SW/cpu1/cluster")]"
+done
+head -c 4096 /dev/urandom | tr -d '\n' > /tmp/garbage
+errs="$errs[$(sw_write_error sh -c "cat /tmp/garbage > $SW/cpu1/cluster")]"
+after="$(sw_cluster 1) $(sw_mpidr 1) $(sw_switches 1) $(sw_stat requests)"
+e="[Invalid argument]"
+ktap_expect "cluster: 2, -1, abc, empty, '0 1', 1x, 4 KiB garbage -> EINVAL, nothing changes" \
+	"$e$e$e$e$e$e$e $before" "$errs $after"
+errs=""
+for v in 2 -1 abc "" on; do
+	errs="$errs[$(sw_write_error sh -c "echo '$v' > $SW/active")]"
+done
+ktap_expect "active: 2, -1, abc, empty, on -> EINVAL, switcher stays active" \
+	"$e$e$e$e$e 1 0-3" "$errs $(cat $SW/active) $(cat /sys/devices/system/cpu/online)"
+
+# 9. permissions: root-writable only
+modes="$(stat -c %a $SW/active $SW/trace_trigger $SW/stats $SW/cpu0/cluster $SW/cpu0/mpidr $SW/cpu0/pair $SW/cpu0/switches | tr '\n' ' ')"
+uerr="$(runas 1000 1000 sh -c "echo 1 > $SW/cpu0/cluster" 2>&1 | sed 's/.*: //' | head -n 1)"
+ktap_expect "modes 644 200 444 644 444 444 444; user 1000 cannot switch" \
+	"644 200 444 644 444 444 444  Permission denied 0" "$modes $uerr $(sw_cluster 0)"
+
+# 10. hotplug of a CPU the switcher removed is refused
+ktap_expect "onlining cpu4 while active -> EBUSY" "Device or resource busy" \
+	"$(sw_write_error sh -c 'echo 1 > /sys/devices/system/cpu/cpu4/online')"
+
+# 11-12. fault injection: a lost power-up times out and is undone; a failed
+# one errors out; the next switch works
+f0=$(sw_stat failures)
+c0=$(mcpm_stat power_up_cancel)
+a7=$(sw_other 2)
+echo 1 > $MCPM_DIR/fault_lose_power_up
+err=$(sw_write_error sh -c "echo 1 > $SW/cpu2/cluster")
+ktap_expect "lost power-up: ETIMEDOUT, cpu2 stays on cluster 0, A7 off, failure and cancel counted" \
+	"Connection timed out 0 OFF DOWN $((f0 + 1)) $((c0 + 1))" \
+	"$err $(sw_cluster 2) $(mcpm_cpu_field $a7 power) $(mcpm_cpu_field $a7 state) $(sw_stat failures) $(mcpm_stat power_up_cancel)"
+echo 1 > $MCPM_DIR/fault_fail_power_up
+err=$(sw_write_error sh -c "echo 1 > $SW/cpu2/cluster")
+sw_switch 2 1
+r=$?
+ktap_expect "failed power-up: EIO and no change; then the next switch succeeds" \
+	"Input/output error 0 1 1" "$err $r $(sw_cluster 2) $((r == 0))"
+sw_switch 2 0
+
+# 13. the books balance
+ktap_expect "stats: requests = switches + failures" "$(sw_stat requests)" \
+	"$(($(sw_stat switches) + $(sw_stat failures)))"
+
+# 14-16. enable/disable round trips restore all 8 CPUs in their places
+ok=1
+why=""
+for round in 1 2 3; do
+	sw_switch 1 1
+	sw_switch 3 1
+	echo 0 > $SW/active
+	on=$(cat /sys/devices/system/cpu/online)
+	rb=$(sw_mpidr_readback)
+	[ "$on" = 0-7 ] || { ok=0; why="$why round $round: online $on"; }
+	[ "$rb" = "0:0x0 1:0x1 2:0x2 3:0x3 4:0x4 5:0x5 6:0x6 7:0x7" ] ||
+		{ ok=0; why="$why round $round: MPIDRs $rb"; }
+	mcpm_consistent > /tmp/why || { ok=0; why="$why round $round: $(cat /tmp/why)"; }
+	echo 1 > $SW/active
+	[ "$(cat /sys/devices/system/cpu/online)" = 0-3 ] || { ok=0; why="$why round $round: re-enable online $(cat /sys/devices/system/cpu/online)"; }
+done
+if [ $ok = 1 ]; then
+	ktap_pass "3 disable/enable rounds: 8 CPUs online, CPU n reads MPIDR n, MCPM agrees"
+else
+	ktap_fail "3 disable/enable rounds: 8 CPUs online, CPU n reads MPIDR n, MCPM agrees" "$why"
+fi
+ktap_expect "after re-enable every logical CPU is on cluster 0" "0 0 0 0" \
+	"$(for n in 0 1 2 3; do sw_cluster $n; done | tr '\n' ' ' | sed 's/ $//')"
+if why=$(sw_consistent); then
+	ktap_pass "MCPM and PSCI agree at the end"
+else
+	ktap_fail "MCPM and PSCI agree at the end" "$why"
+fi
+ktap_expect "switch from cpu0 to cluster 1 after all that" "0 1" "$(sw_switch 0 1; echo $?) $(sw_cluster 0)"
+ktap_done
