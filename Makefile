@@ -36,13 +36,15 @@ GUEST_TOOLS += $(foreach f,$(GUEST_SCRIPTS),$(B)/guest-tools/usr/local/bin/$(not
 INITRAMFS := $(B)/initramfs/base.cpio.gz
 GUEST_DEBS := $(B)/guest-debs/root/.stamp
 
-.PHONY: all run test series tree deps guest kernel dtbs initramfs clean distclean help check-host
+.PHONY: all run test soak bench series tree deps guest kernel dtbs initramfs clean distclean help
 
 all: deps guest
 
 help:
 	@echo "make run              install missing packages, build, boot the guest to a shell"
 	@echo "make test             build the debug guest and run the whole test suite"
+	@echo "make soak             switch-storm chaos for SOAK_MINUTES (default 30) minutes"
+	@echo "make bench            IKS switch cost against hotplug migration, in one boot"
 	@echo "make guest            build kernel ($(VARIANT)), DTBs and initramfs"
 	@echo "make kernel           build the kernel only (VARIANT=release|debug)"
 	@echo "make tree             unpack Debian's linux-source-6.1 and apply kernel/patches"
@@ -123,8 +125,17 @@ test: deps
 	@$(MAKE) -s guest VARIANT=debug
 	@tests/run
 
+bench: deps
+	@$(MAKE) -s guest VARIANT=release
+	@scripts/bench
+
+SOAK_MINUTES ?= 30
+soak: deps
+	@$(MAKE) -s guest VARIANT=debug
+	@scripts/soak $(SOAK_MINUTES)
+
 clean:
-	rm -rf $(B)/kernel-* $(B)/dtb $(B)/initramfs $(B)/guest-tools $(B)/runs $(B)/test
+	rm -rf $(B)/kernel-* $(B)/dtb $(B)/initramfs $(B)/guest-tools $(B)/runs $(B)/test $(B)/soak
 
 distclean:
 	rm -rf $(B)
