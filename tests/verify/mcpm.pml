@@ -33,6 +33,15 @@
  *   MUT_NO_TEARDOWN_WAIT      the first man does not wait while the cluster
  *                             is CLUSTER_GOING_DOWN
  *   MUT_NO_FIRST_MAN_LOCK     the first-man vlock always "wins"
+ *   MUT_NO_SETUP_SEV          the first man leaves setup without SEV
+ *                             (survives: vlock_unlock's SEV right after it
+ *                             wakes the CPUs in mcpm_setup_wait)
+ *   MUT_NO_LEAVE_SEV          __mcpm_outbound_leave_critical without SEV
+ *                             (survives: __mcpm_cpu_down's SEV follows)
+ *   MUT_LEAK_FIRST_MAN_LOCK   a first man that finds the cluster up does not
+ *                             release the vlock: later inbound CPUs lose the
+ *                             election and wait for a cluster setup that
+ *                             nobody does (a liveness mutant)
  *   plus the vlock mutations of vlock.pmh.
  *   STRICT_CPU_UP             not a mutation: additionally asserts that the
  *                             cluster is CLUSTER_UP at the instant a CPU
@@ -111,7 +120,11 @@ inline leave_critical(state)
 	atomic {
 		cluster_st = state;
 		assert(state != CLUSTER_DOWN || NONE_UP);
+#ifndef MUT_NO_LEAVE_SEV
 		SEV
+#else
+		skip
+#endif
 	}
 }
 
@@ -138,13 +151,7 @@ inline enter_critical(me, entered)
 		if
 		:: j != me ->
 			/* while ((cpustate = cpus[i].cpu) == CPU_GOING_DOWN) wfe(); */
-			do
-			:: s = cpu_st[j];
-				if
-				:: s == CPU_GOING_DOWN -> WFE(me)
-				:: else -> break
-				fi
-			od;
+			WAIT_UNTIL(me, s, cpu_st[j], != CPU_GOING_DOWN);
 			/* switch (cpustate): CPU_DOWN continues, default aborts */
 #ifdef MUT_COMINGUP_IS_DOWN
 			entered = (s == CPU_DOWN || s == CPU_COMING_UP)
@@ -227,9 +234,9 @@ end_kernel:
 		mcpm_lock = 0
 	fi;
 	/* __mcpm_cpu_down(): dmb; store CPU_DOWN; sev */
-	atomic { cpu_st[me] = CPU_DOWN; SEV };
+	atomic { cpu_st[me] = CPU_DOWN; SEV; entered = false; last_man = false; j = 0; s = 0 };
 	if
-	:: going_down -> goto off	/* wfi() */
+	:: going_down -> going_down = false; goto off	/* wfi() */
 	:: else -> goto entry		/* phys_reset(mcpm_entry_point) */
 	fi;
 
@@ -256,17 +263,21 @@ entry:
 #else
 	vlock_trylock(me, won, seen);
 #endif
+	seen = 0;
 	if
-	:: won -> atomic { in_fm++; assert(in_fm == 1) }
+	:: won -> won = false
 	:: else -> goto mcpm_setup_wait
 	fi;
 	/* ldrb cluster; cmp #CLUSTER_UP; bne mcpm_setup */
-	s = cluster_st;
+	atomic { in_fm++; assert(in_fm == 1); s = cluster_st };
 	if
 	:: s == CLUSTER_UP ->
 		/* release the first man lock and skip setup */
+#ifdef MUT_LEAK_FIRST_MAN_LOCK
 		in_fm--;
-		vlock_unlock();
+#else
+		atomic { in_fm--; vlock_unlock() };
+#endif
 		goto mcpm_setup_complete
 	:: else
 	fi;
@@ -278,13 +289,7 @@ entry:
 #ifdef MUT_NO_TEARDOWN_WAIT
 	s = cluster_st;
 #else
-	do
-	:: s = cluster_st;
-		if
-		:: s != CLUSTER_GOING_DOWN -> break
-		:: else -> WFE(me)
-		fi
-	od;
+	WAIT_UNTIL(me, s, cluster_st, != CLUSTER_GOING_DOWN);
 #endif
 	/* first_man_setup: skip setup if the outbound gave up (CLUSTER_UP) */
 	if
@@ -300,19 +305,16 @@ entry:
 		atomic { in_setup--; cluster_st = CLUSTER_UP; s = CLUSTER_UP }
 	fi;
 	/* mcpm_setup_leave: */
+#ifdef MUT_NO_SETUP_SEV
+	inbound_st = INBOUND_NOT_COMING_UP;
+#else
 	atomic { inbound_st = INBOUND_NOT_COMING_UP; SEV };
-	in_fm--;
-	vlock_unlock();
+#endif
+	atomic { in_fm--; vlock_unlock() };
 	goto mcpm_setup_complete;
 
 mcpm_setup_wait:
-	do
-	:: s = cluster_st;
-		if
-		:: s == CLUSTER_UP -> break
-		:: else -> WFE(me)	/* wfene */
-		fi
-	od;
+	WAIT_UNTIL(me, s, cluster_st, == CLUSTER_UP);
 
 mcpm_setup_complete:
 	/* power_up_setup(0); mark the CPU as up */
@@ -328,8 +330,9 @@ mcpm_setup_complete:
 		assert(cluster_st != CLUSTER_DOWN && !in_teardown);
 #ifdef STRICT_CPU_UP
 		/* literal reading: the cluster is CLUSTER_UP right now */
-		assert(cluster_st == CLUSTER_UP)
+		assert(cluster_st == CLUSTER_UP);
 #endif
+		s = 0
 	};
 	/* mcpm_entry_gated -> kernel resume -> mcpm_cpu_powered_up() */
 	atomic {
