@@ -36,7 +36,7 @@ GUEST_TOOLS += $(foreach f,$(GUEST_SCRIPTS),$(B)/guest-tools/usr/local/bin/$(not
 INITRAMFS := $(B)/initramfs/base.cpio.gz
 GUEST_DEBS := $(B)/guest-debs/root/.stamp
 
-.PHONY: all run test soak bench series tree deps guest kernel dtbs initramfs clean distclean help
+.PHONY: all run test soak bench verify series tree deps guest kernel dtbs initramfs clean distclean help
 
 all: deps guest
 
@@ -45,6 +45,7 @@ help:
 	@echo "make test             build the debug guest and run the whole test suite"
 	@echo "make soak             switch-storm chaos for SOAK_MINUTES (default 30) minutes"
 	@echo "make bench            IKS switch cost against hotplug migration, in one boot"
+	@echo "make verify           SPIN models of vlocks and MCPM, stress of the real vlock.S"
 	@echo "make guest            build kernel ($(VARIANT)), DTBs and initramfs"
 	@echo "make kernel           build the kernel only (VARIANT=release|debug)"
 	@echo "make tree             unpack Debian's linux-source-6.1 and apply kernel/patches"
@@ -124,6 +125,9 @@ run: deps
 test: deps
 	@$(MAKE) -s guest VARIANT=debug
 	@tests/run
+
+verify: deps tree
+	@tests/verify/run $(TREE)
 
 bench: deps
 	@$(MAKE) -s guest VARIANT=release
