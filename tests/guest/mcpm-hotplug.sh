@@ -5,6 +5,7 @@
 # whole clusters down and up through MCPM's state machine, with PSCI
 # reporting each CPU really off.  The switcher is kept off
 # (no_bL_switcher) so that all eight CPUs are free to hotplug.
+# shellcheck disable=SC2086,SC2016,SC3028 # CPU numbers and sysfs paths are single words; single-quoted code runs in the guest; busybox ash has RANDOM
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh
 ktap_plan 12

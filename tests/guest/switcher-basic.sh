@@ -5,6 +5,7 @@
 # back on the CPU itself, the outbound really off per PSCI, the /sys
 # contract (values, errors, permissions), tracepoints, the dummy
 # interface, hotplug veto, fault injection, and enable/disable round trips.
+# shellcheck disable=SC2086,SC2016,SC3028 # CPU numbers and sysfs paths are single words; single-quoted code runs in the guest; busybox ash has RANDOM
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
@@ -15,7 +16,8 @@ ktap_expect "switcher active after boot, logical CPUs 0-3 online" "1 0-3" \
 	"$(cat $SW/active) $(cat /sys/devices/system/cpu/online)"
 pairs=""
 for n in $(sw_cpus); do
-	set -- $(cat $SW/cpu$n/pair)
+	read -r lo hi < "$SW/cpu$n/pair"
+	set -- "$lo" "$hi"
 	pairs="$pairs$n:$(($1 < 4))$(($2 >= 4)) "
 done
 ktap_expect "each of cpu0-3 pairs an A15 (hwid 0-3) with an A7 (hwid 4-7)" \
@@ -79,20 +81,20 @@ sw_switch 0 0
 before="$(sw_cluster 1) $(sw_mpidr 1) $(sw_switches 1) $(sw_stat requests)"
 errs=""
 for v in 2 -1 abc "" "0 1" "1x"; do
-	errs="$errs[$(sw_write_error sh -c "echo '$v' > $SW/cpu1/cluster")]"
+	errs="${errs}[$(sw_write_error sh -c "echo '$v' > $SW/cpu1/cluster")]"
 done
 head -c 4096 /dev/urandom | tr -d '\n' > /tmp/garbage
-errs="$errs[$(sw_write_error sh -c "cat /tmp/garbage > $SW/cpu1/cluster")]"
+errs="${errs}[$(sw_write_error sh -c "cat /tmp/garbage > $SW/cpu1/cluster")]"
 after="$(sw_cluster 1) $(sw_mpidr 1) $(sw_switches 1) $(sw_stat requests)"
 e="[Invalid argument]"
 ktap_expect "cluster: 2, -1, abc, empty, '0 1', 1x, 4 KiB garbage -> EINVAL, nothing changes" \
-	"$e$e$e$e$e$e$e $before" "$errs $after"
+	"${e}${e}${e}${e}${e}${e}${e} $before" "$errs $after"
 errs=""
 for v in 2 -1 abc "" on; do
-	errs="$errs[$(sw_write_error sh -c "echo '$v' > $SW/active")]"
+	errs="${errs}[$(sw_write_error sh -c "echo '$v' > $SW/active")]"
 done
 ktap_expect "active: 2, -1, abc, empty, on -> EINVAL, switcher stays active" \
-	"$e$e$e$e$e 1 0-3" "$errs $(cat $SW/active) $(cat /sys/devices/system/cpu/online)"
+	"${e}${e}${e}${e}${e} 1 0-3" "$errs $(cat $SW/active) $(cat /sys/devices/system/cpu/online)"
 
 # 9. permissions: root-writable only
 modes="$(stat -c %a $SW/active $SW/trace_trigger $SW/stats $SW/cpu0/cluster $SW/cpu0/mpidr $SW/cpu0/pair $SW/cpu0/switches | tr '\n' ' ')"

@@ -3,6 +3,7 @@
 # 2000 switches (500 per logical CPU, all four concurrently) on a kernel
 # with VMAP_STACK: the outbound's stack handling used to give way after
 # about 1600.  All must succeed, and the state must be consistent after.
+# shellcheck disable=SC2086,SC2016,SC3028 # CPU numbers and sysfs paths are single words; single-quoted code runs in the guest; busybox ash has RANDOM
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh

@@ -18,9 +18,8 @@ sw_switches() { cat "$SW/cpu$1/switches"; }
 # sw_other N: hardware id of the pair member not running logical CPU N
 sw_other() {
 	_cur=$(sw_mpidr "$1")
-	for _h in $(cat "$SW/cpu$1/pair"); do
-		[ "$_h" != "$_cur" ] && echo "$_h"
-	done
+	read -r _a _b < "$SW/cpu$1/pair"
+	if [ "$_a" = "$_cur" ]; then echo "$_b"; else echo "$_a"; fi
 }
 
 # sw_switch N CLUSTER: switch, quietly; returns the write's status

@@ -1,0 +1,22 @@
+#!/bin/sh
+# lab-test: timeout=900
+# switch-storm in each of its modes for 60 s (first argument to change it)
+# on the debug kernel, one after the other in one boot: after each storm
+# the invariants hold and every MCPM race counter the mode targets moved
+# (switcher/switch-storm says which; docs/storms.md has the figures).
+# shellcheck disable=SC2086 # the durations and modes are single words
+. /usr/share/lab/ktap.sh
+ktap_plan 4
+
+for mode in random pingpong together chaos; do
+	out=$(switch-storm -m $mode -d ${1:-60} 2>&1)
+	echo "$out" | sed 's/^/# /'
+	if echo "$out" | grep -qx "result ok"; then
+		ktap_pass "switch-storm $mode: invariants hold, targeted race counters moved" \
+			"$(echo "$out" | grep -E '^(switches|failures|switches_per_second|delta_(vlock_contended|powerup_during_powerdown|psci_already_on_retry|teardown_abort)) ' | tr '\n' ' ')"
+	else
+		ktap_fail "switch-storm $mode: invariants hold, targeted race counters moved" \
+			"$(echo "$out" | sed -n '/^result/,$p' | tr '\n' ' ')"
+	fi
+done
+ktap_done
