@@ -25,15 +25,18 @@ else
 	fail "the tree's commits export to exactly kernel/patches" "$(head -c 300 "$tmp/diff" | tr '\n' ' ')"
 fi
 
-# checkpatch runs in a pristine checkout: its CamelCase and other checks
-# read the files the patch changes, and in the patched tree they would
-# already know the identifiers a patch introduces.  Its SPDX check runs
+# Each patch is checked against the tree as it is before that patch (a
+# pristine checkout with the earlier patches applied): checkpatch reads
+# the files a patch changes, and in the fully patched tree it would
+# already know the identifiers the patch introduces.  Its SPDX check runs
 # Debian's python3 (python3-ply, python3-git).
 git -C "$tree" worktree add -q --detach "$tmp/pristine" pristine
 trap 'git -C "$tree" worktree remove --force "$tmp/pristine" 2>/dev/null; rm -rf "$tmp"' EXIT
 for p in "${patches[@]}"; do
 	out=$(cd "$tmp/pristine"; PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --terse \
 		--no-summary "$top/kernel/patches/$p" 2>&1 || true)
+	git -C "$tmp/pristine" apply "$top/kernel/patches/$p" ||
+		out="$out (and it does not apply after the patches before it)"
 	if [ -z "$out" ]; then
 		pass "checkpatch --strict: $p"
 	else
