@@ -1,0 +1,80 @@
+#!/bin/sh
+# lab-test: timeout=300
+# The big.LITTLE cpufreq driver with the switcher active: one policy per
+# logical CPU, each over the merged virtual table (A7 at half its real
+# frequency below the A15 range, then the A15), each entry one (cluster,
+# real frequency); the mapping shown per policy agrees with the switcher.
+# shellcheck disable=SC2086,SC2016,SC2012,SC2231 # CPU numbers, frequencies and sysfs paths are single words; single-quoted code runs in the guest
+. /usr/share/lab/ktap.sh
+. /usr/share/lab/mcpm.sh
+. /usr/share/lab/switcher.sh
+. /usr/share/lab/cpufreq.sh
+ktap_plan 9
+
+VIRT="175000 200000 250000 300000 350000 400000 450000 500000 600000 700000 800000 900000 1000000 1100000 1200000"
+
+# 1. driver and policies
+pols=$(cd $CF && ls -d policy* | tr '\n' ' ')
+ktap_expect "driver bL-switcher, one policy per logical CPU 0-3" \
+	"bL-switcher bL-switcher bL-switcher bL-switcher|policy0 policy1 policy2 policy3 |0 1 2 3" \
+	"$(cat $CF/policy*/scaling_driver | tr '\n' ' ' | sed 's/ $//')|$pols|$(cat $CF/policy*/related_cpus | tr '\n' ' ' | sed 's/ $//')"
+
+# 2. the table of each policy
+bad=""
+for n in 0 1 2 3; do
+	got=$(cat $CF/policy$n/scaling_available_frequencies | sed 's/ *$//')
+	[ "$got" = "$VIRT" ] || bad="$bad policy$n:[$got]"
+done
+ktap_expect "virtual table 175-450 MHz (A7 350-900 halved), 500-1200 MHz (A15)" "" "$bad"
+
+# 3. strictly increasing, each entry one (cluster, real) pair, A7 halved
+bad=$(awk 'NR > 1 && $1 <= prev { print "not increasing at " $1 }
+	$2 == 1 && $3 != 2 * $1 { print "A7 entry " $1 " real " $3 }
+	$2 == 0 && $3 != $1 { print "A15 entry " $1 " real " $3 }
+	seen[$2 " " $3]++ { print "duplicate " $2 " " $3 }
+	$2 == 1 && a15 { print "A7 entry above an A15 one" }
+	$2 == 0 { a15 = 1 }
+	{ prev = $1 }' $CF/policy0/bL_table)
+ktap_expect "bL_table strictly increasing, one (cluster, real) per entry" "" "$bad"
+cat $CF/policy0/bL_table | tr '\n' ';' | sed 's/^/# /'; echo
+
+# 4. the same on every policy
+bad=""
+for n in 1 2 3; do
+	cmp -s $CF/policy0/bL_table $CF/policy$n/bL_table || bad="$bad policy$n"
+done
+ktap_expect "every policy has the same bL_table" "" "$bad"
+
+# 5. cpuinfo limits and latency from the DT's clock-latency-ns
+ktap_expect "cpuinfo min/max 175000/1200000, transition latency 300000 ns" \
+	"175000 1200000 300000" \
+	"$(cat $CF/policy0/cpuinfo_min_freq $CF/policy0/cpuinfo_max_freq $CF/policy0/cpuinfo_transition_latency | tr '\n' ' ' | sed 's/ $//')"
+
+# 6. the mapping of each policy agrees with the switcher
+bad=""
+for n in 0 1 2 3; do bad="$bad$(cf_state $n)"; done
+ktap_expect "scaling_cur_freq, bL_mapping, scaling_cur_cluster agree with the switcher" "" "$bad"
+
+# 7. a switch behind cpufreq's back is seen at cpuinfo_cur_freq
+for n in 0 1 2 3; do echo userspace > $CF/policy$n/scaling_governor; done
+echo 1000000 > $CF/policy2/scaling_setspeed
+sw_switch 2 1
+f=$(cat $CF/policy2/cpuinfo_cur_freq)
+c=$(entry_cluster 2 "$f")
+echo 1000000 > $CF/policy2/scaling_setspeed
+ktap_expect "switched to the A7 through the switcher: cpuinfo_cur_freq is an A7 entry, setspeed brings it back" \
+	"1 0 1000000" "$c $(sw_cluster 2) $(cat $CF/policy2/scaling_cur_freq)"
+
+# 8. stats: one line per entry in time_in_state
+ktap_expect "CPU_FREQ_STAT: time_in_state has the 15 entries" "$VIRT" \
+	"$(awk '{ print $1 }' $CF/policy0/stats/time_in_state | tr '\n' ' ' | sed 's/ $//')"
+
+# 9. the clocks are in the clock framework
+mount -t debugfs none /sys/kernel/debug 2>/dev/null
+if [ -r /sys/kernel/debug/clk/clk_summary ]; then
+	got=$(awk '$1 == "cluster0" || $1 == "cluster1" { print $1 }' /sys/kernel/debug/clk/clk_summary | sort | tr '\n' ' ')
+	ktap_expect "soft clocks cluster0 and cluster1 registered" "cluster0 cluster1 " "$got"
+else
+	ktap_skip "soft clocks cluster0 and cluster1 registered" "no clk debugfs"
+fi
+ktap_done
