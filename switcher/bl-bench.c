@@ -9,6 +9,10 @@
  *                                   N round trips by CPU hotplug (switcher
  *                                   off): offline BIG + online LITTLE,
  *                                   then offline LITTLE + online BIG
+ *        bl-bench cpufreq N POLICY HIGH LOW
+ *                                   N round trips of cpufreq policy POLICY
+ *                                   (userspace governor) between HIGH and
+ *                                   LOW kHz, through scaling_setspeed
  *
  * Prints one line per migration: "sample KIND DIRECTION NANOSECONDS",
  * DIRECTION being big_to_little or little_to_big.  Each sample is the
@@ -132,6 +136,27 @@ static int bench_hotplug(int n, int big, int little)
 	return set_online(little, 1) ? 1 : 0;
 }
 
+static int bench_cpufreq(int n, int policy, const char *high, const char *low)
+{
+	char path[80];
+	int i, err;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpufreq/policy%d/scaling_setspeed", policy);
+	for (i = 0; i < 2 * n; i++) {
+		long long t0 = now_ns();
+
+		err = write_file(path, i % 2 ? high : low);
+		if (err) {
+			fprintf(stderr, "bl-bench: %s: %s\n", path, strerror(-err));
+			return 1;
+		}
+		printf("sample cpufreq %s %lld\n", i % 2 ? "little_to_big" : "big_to_little",
+		       now_ns() - t0);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 4 && !strcmp(argv[1], "switch"))
@@ -139,6 +164,8 @@ int main(int argc, char **argv)
 				    argv + 3);
 	if (argc == 5 && !strcmp(argv[1], "hotplug"))
 		return bench_hotplug(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
-	fprintf(stderr, "usage: bl-bench switch N CPU... | bl-bench hotplug N BIG LITTLE\n");
+	if (argc == 6 && !strcmp(argv[1], "cpufreq"))
+		return bench_cpufreq(atoi(argv[2]), atoi(argv[3]), argv[4], argv[5]);
+	fprintf(stderr, "usage: bl-bench switch N CPU... | hotplug N BIG LITTLE | cpufreq N POLICY HIGH LOW\n");
 	return 2;
 }

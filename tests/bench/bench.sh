@@ -11,6 +11,13 @@ bl-bench switch "$N" 1 || exit 1
 snap stats_isolated
 bl-bench switch "$((N / 4))" 0 1 2 3 || exit 1
 snap stats_concurrent
+# cpufreq: policy1 (logical CPU 1) between the A15's top and the A7's bottom
+CF=/sys/devices/system/cpu/cpufreq/policy1
+if [ -d $CF ]; then
+	echo userspace > $CF/scaling_governor
+	bl-bench cpufreq "$((N / 4))" 1 1200000 175000 || exit 1
+	echo performance > $CF/scaling_governor
+fi
 echo 0 > $SW/active
 # cpu1 is an A15; its A7 counterpart is the CPU whose DT reg is 6
 bl-bench hotplug "$HP" 1 6 || exit 1

@@ -1,14 +1,14 @@
 #!/bin/sh
-# lab-test: timeout=900
+# lab-test: timeout=1200
 # switch-storm in each of its modes for 60 s (first argument to change it)
 # on the debug kernel, one after the other in one boot: after each storm
 # the invariants hold and every MCPM race counter the mode targets moved
 # (switcher/switch-storm says which; docs/storms.md has the figures).
 # shellcheck disable=SC2086 # the durations and modes are single words
 . /usr/share/lab/ktap.sh
-ktap_plan 4
+ktap_plan 5
 
-for mode in random pingpong together chaos; do
+for mode in random pingpong together chaos governor; do
 	out=$(switch-storm -m $mode -d ${1:-60} 2>&1)
 	echo "$out" | sed 's/^/# /'
 	if echo "$out" | grep -qx "result ok"; then
