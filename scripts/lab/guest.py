@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from . import cpio
+from . import cpio, klog
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BUILD = os.path.join(TOP, "build")
@@ -49,18 +49,30 @@ def base_initramfs():
 
 
 def qemu_command(kernel, dtb, initrd, smp, append, interactive=False):
+    """The QEMU command line.  Both paths use -nodefaults: QEMU's default
+    devices (a NIC whose option ROM comes from ipxe-qemu, a VGA) are not
+    part of the machine, and -nodefaults without a -serial leaves no console.
+
+    A job's guest prints each kernel message's level on the console
+    (console_msg_format=syslog) and only KERN_WARNING or worse
+    (loglevel=5), so scripts/lab/klog.py can apply its rules to the whole
+    console stream; printk.devkmsg=on keeps /dev/kmsg writes of the tests
+    from being rate-limited.  The interactive guest shows every message
+    without levels, as a user expects."""
     m = MACHINE
+    job_args = "" if interactive else "loglevel=5 console_msg_format=syslog printk.devkmsg=on"
     cmd = [m["qemu"], "-M", m["machine"], "-cpu", m["cpu"], "-smp", str(smp),
            "-m", m["memory"], "-kernel", kernel, "-dtb", dtb, "-initrd", initrd,
            "-append", " ".join(filter(None, [
-               f"console={m['console']}", "panic=-1",
-               "" if interactive else "loglevel=5", append])),
-           "-no-reboot"]
+               f"console={m['console']}", "panic=-1", job_args, append])),
+           "-no-reboot", "-nodefaults", "-display", "none"]
     if interactive:
-        cmd += ["-nographic"]
+        # The terminal is the serial console, multiplexed with the monitor
+        # (Ctrl-A x quits, Ctrl-A c the monitor); Ctrl-C goes to the guest.
+        cmd += ["-chardev", "stdio,id=con,mux=on,signal=off",
+                "-serial", "chardev:con", "-mon", "chardev=con,mode=readline"]
     else:
-        cmd += ["-nodefaults", "-display", "none", "-serial", "stdio",
-                "-monitor", "none"]
+        cmd += ["-serial", "stdio", "-monitor", "none"]
     return cmd
 
 
@@ -88,7 +100,10 @@ class Result:
         self.log_dir = log_dir
         self.timed_out = timed_out
         self.console_log = os.path.join(log_dir, "console.log")
+        # Every kernel message of the console stream, boot to power-off.
         self.kernel_log = os.path.join(log_dir, "kernel.log")
+        # The guest's 'dmesg' after the job (every level, for reading).
+        self.dmesg_log = os.path.join(log_dir, "dmesg.log")
         self.output_log = os.path.join(log_dir, "output.log")
 
 
@@ -134,6 +149,7 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
     console = open(res.console_log, "wb")
     output = open(res.output_log, "w", errors="replace")
     dmesg_lines = []
+    kernel_lines = []
     in_dmesg = False
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True)
@@ -160,7 +176,9 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
                 continue
             chunk = os.read(fd, 65536)
             if not chunk:
-                break
+                if not buf:
+                    break
+                chunk = b"\n"  # end the last, unterminated line
             console.write(chunk)
             buf += chunk
             *lines, buf = buf.split(b"\n")
@@ -178,7 +196,10 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
                     continue
                 if in_dmesg:
                     dmesg_lines.append(line)
-                else:
+                    continue
+                kern, other = klog.kernel_lines([line])
+                kernel_lines += kern
+                for line in other:
                     output.write(line + "\n")
                     if stream:
                         stream.write(line + "\n")
@@ -191,13 +212,9 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
         output.close()
 
     with open(res.kernel_log, "w") as f:
-        if dmesg_lines:
-            f.write("\n".join(dmesg_lines) + "\n")
-        else:
-            # No dump from the guest (it died or timed out): the console
-            # is the only kernel log there is.
-            with open(res.console_log, "rb") as c:
-                f.write(c.read().decode("utf-8", "replace"))
+        f.write("".join(line + "\n" for line in kernel_lines))
+    with open(res.dmesg_log, "w") as f:
+        f.write("".join(line + "\n" for line in dmesg_lines))
     return res
 
 
