@@ -1,0 +1,186 @@
+"""Unit tests of the runner (tests/run) itself: each builds a suite that
+must fail one of its checks and asserts that the runner fails it.  These
+are the checks of the checker: a hanging host suite, exit status 1 with
+every case ok, an unknown '# lab-test:' key, an expected failure that does
+not happen, and skipped unit tests counted as skips."""
+
+import contextlib
+import importlib.machinery
+import importlib.util
+import io
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def load_runner():
+    loader = importlib.machinery.SourceFileLoader("lab_runner", os.path.join(HERE, "run"))
+    spec = importlib.util.spec_from_loader("lab_runner", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+runner = load_runner()
+
+
+def alive(pid):
+    """PID runs (a zombie waiting for its new parent to reap it does not)."""
+    for _ in range(20):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return False
+        if state == "Z":
+            return False
+        time.sleep(0.1)
+    return True
+
+
+class RunnerTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.old_logs = runner.LOGS
+        runner.LOGS = os.path.join(self.tmp.name, "logs")
+        self.addCleanup(setattr, runner, "LOGS", self.old_logs)
+
+    def script(self, name, text):
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as f:
+            f.write(textwrap.dedent(text))
+        return path
+
+    def host(self, text):
+        tally = runner.Tally()
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            runner.run_host_suite(tally, self.script("suite.sh", text), "debug")
+        return tally, out.getvalue()
+
+    def test_hanging_host_suite_fails_and_is_killed(self):
+        t0 = time.monotonic()
+        tally, out = self.host("""\
+            #!/usr/bin/env bash
+            # lab-test: timeout=3
+            echo "KTAP version 1"; echo "1..1"
+            sleep 1000 &
+            echo "lab-runner-hang-child $!"
+            wait
+            """)
+        secs = time.monotonic() - t0
+        self.assertLess(secs, 30)
+        self.assertEqual((tally.passed, tally.failed), (0, 1), out)
+        self.assertIn("timed out after 3 s", out)
+        with open(os.path.join(runner.LOGS, "suite", "output.log")) as f:
+            child = [line.split()[1] for line in f if line.startswith("lab-runner-hang-child")][0]
+        self.assertFalse(alive(child), "the suite's child outlived it")
+
+    def test_exit_status_1_with_every_case_ok_fails(self):
+        tally, out = self.host("""\
+            echo "KTAP version 1"; echo "1..1"; echo "ok 1 fine"; exit 1
+            """)
+        self.assertEqual((tally.passed, tally.failed), (1, 1), out)
+        self.assertIn("exit status 1 although every case passed", out)
+
+    def test_exit_status_0_with_a_failed_case_fails(self):
+        tally, out = self.host("""\
+            echo "KTAP version 1"; echo "1..1"; echo "not ok 1 broken"; exit 0
+            """)
+        self.assertIn("exit status 0 although a case failed", out)
+        self.assertEqual(tally.failed, 2, out)
+
+    def test_clean_suite_passes(self):
+        tally, out = self.host("""\
+            echo "KTAP version 1"; echo "1..1"; echo "ok 1 fine"
+            """)
+        self.assertEqual((tally.passed, tally.failed), (1, 0), out)
+        self.assertIn("  suite: ok 1 fine", out)
+
+    def test_unknown_header_key_fails(self):
+        tally, out = self.host("""\
+            # lab-test: timeout=10 tiemout=5
+            echo "KTAP version 1"; echo "1..1"; echo "ok 1 fine"
+            """)
+        self.assertEqual((tally.passed, tally.failed), (0, 1), out)
+        self.assertIn("unknown lab-test setting 'tiemout=5'", out)
+        path = self.script("g.sh", "# lab-test: smp=2 expect-problems=1\n")
+        with self.assertRaises(ValueError):
+            runner.header(path, "guest")
+        with self.assertRaises(ValueError):
+            runner.header(self.script("h.sh", "# lab-test: smp=2\n"), "host")
+
+    def test_results_are_streamed_as_they_come(self):
+        """The first result is printed while the suite still runs."""
+        code = textwrap.dedent(f"""\
+            import sys
+            sys.path.insert(0, {os.path.join(HERE, '..', 'scripts')!r})
+            sys.path.insert(0, {HERE!r})
+            import test_runner
+            r = test_runner.runner
+            r.LOGS = {self.tmp.name!r}
+            r.run_host_suite(r.Tally(), sys.argv[1], "debug")
+            """)
+        path = self.script("slow.sh", """\
+            echo "KTAP version 1"; echo "1..2"; echo "ok 1 first"
+            sleep 4
+            echo "ok 2 second"
+            """)
+        p = subprocess.Popen([sys.executable, "-c", code, path], stdout=subprocess.PIPE, text=True)
+        t0 = time.monotonic()
+        seen = None
+        for line in p.stdout:
+            if "ok 1 first" in line:
+                seen = time.monotonic() - t0
+        p.wait()
+        p.stdout.close()
+        self.assertIsNotNone(seen)
+        self.assertLess(seen, 3.5, "the first result came only when the suite ended")
+
+    def test_expected_failure_must_happen(self):
+        opts = {"expect-fail": "lab-xfail", "expect-problems": "2"}
+        cases = [
+            ([], False),
+            ([("WARNING:", "<4>[ 1.0] WARNING: lab-xfail 1")], False),   # one too few
+            ([("WARNING:", "<4>[ 1.0] WARNING: lab-xfail 1"),
+              ("BUG:", "<3>[ 1.1] BUG: something real")], False),      # not ours
+            ([("WARNING:", "<4>[ 1.0] WARNING: lab-xfail 1"),
+              ("BUG:", "<3>[ 1.1] BUG: lab-xfail 2")], True),
+        ]
+        for problems, ok in cases:
+            with self.subTest(problems=problems):
+                tally = runner.Tally()
+                with contextlib.redirect_stdout(io.StringIO()):
+                    runner.check_expected_failure(tally, "s", opts, problems, "k.log")
+                self.assertEqual((tally.xfailed, tally.failed), (1, 0) if ok else (0, 1))
+
+    def test_skipped_unit_tests_are_skips(self):
+        self.script("test_lab_skipdemo.py", """\
+            import unittest
+            class T(unittest.TestCase):
+                def test_a(self):
+                    pass
+                @unittest.skip("not here")
+                def test_b(self):
+                    pass
+                @unittest.expectedFailure
+                def test_c(self):
+                    pass
+            """)
+        sys.path.insert(0, self.tmp.name)
+        self.addCleanup(sys.path.remove, self.tmp.name)
+        tally = runner.Tally()
+        with contextlib.redirect_stdout(io.StringIO()):
+            runner.run_unit_suite(tally, os.path.join(self.tmp.name, "test_lab_skipdemo.py"))
+        self.assertEqual((tally.passed, tally.skipped, tally.failed), (1, 1, 1))
+
+
+if __name__ == "__main__":
+    unittest.main()
