@@ -57,6 +57,21 @@ struct job {
 	int err;
 };
 
+/* A whole decimal number in [0, max], or -1. */
+static int parse_num(const char *s, long max)
+{
+	char *end;
+	long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	return (int)v;
+}
+
 static void *switch_job(void *arg)
 {
 	struct job *j = arg;
@@ -83,14 +98,37 @@ static int bench_switch(int n, int ncpus, char **cpus)
 	int c, i, ret = 0;
 
 	for (c = 0; c < ncpus; c++) {
-		jobs[c].cpu = atoi(cpus[c]);
+		char path[64];
+
+		jobs[c].cpu = parse_num(cpus[c], 4095);
+		snprintf(path, sizeof(path), "/sys/kernel/bL_switcher/cpu%d", jobs[c].cpu);
+		if (jobs[c].cpu < 0 || access(path, F_OK)) {
+			fprintf(stderr, "bl-bench: '%s' is not a logical CPU of the switcher\n",
+				cpus[c]);
+			return 2;
+		}
 		jobs[c].n = n;
 		jobs[c].err = 0;
 		jobs[c].ns = calloc(2 * n, sizeof(long long));
-		pthread_create(&jobs[c].thread, NULL, switch_job, &jobs[c]);
+		if (!jobs[c].ns) {
+			perror("bl-bench: calloc");
+			return 1;
+		}
+	}
+	for (c = 0; c < ncpus; c++) {
+		int err = pthread_create(&jobs[c].thread, NULL, switch_job, &jobs[c]);
+
+		if (err) {
+			fprintf(stderr, "bl-bench: pthread_create: %s\n", strerror(err));
+			ret = 1;
+			ncpus = c;	/* join the ones started */
+			break;
+		}
 	}
 	for (c = 0; c < ncpus; c++)
 		pthread_join(jobs[c].thread, NULL);
+	if (ret)
+		return ret;
 	for (c = 0; c < ncpus; c++) {
 		if (jobs[c].err) {
 			fprintf(stderr, "bl-bench: cpu%d: %s\n", jobs[c].cpu, strerror(-jobs[c].err));
@@ -157,15 +195,48 @@ static int bench_cpufreq(int n, int policy, const char *high, const char *low)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int usage(void)
 {
-	if (argc >= 4 && !strcmp(argv[1], "switch"))
-		return bench_switch(atoi(argv[2]), argc - 3 > MAX_CPUS ? MAX_CPUS : argc - 3,
-				    argv + 3);
-	if (argc == 5 && !strcmp(argv[1], "hotplug"))
-		return bench_hotplug(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
-	if (argc == 6 && !strcmp(argv[1], "cpufreq"))
-		return bench_cpufreq(atoi(argv[2]), atoi(argv[3]), argv[4], argv[5]);
 	fprintf(stderr, "usage: bl-bench switch N CPU... | hotplug N BIG LITTLE | cpufreq N POLICY HIGH LOW\n");
 	return 2;
+}
+
+/* Every argument is checked before anything is written. */
+int main(int argc, char **argv)
+{
+	int n = argc > 2 ? parse_num(argv[2], 1000000) : -1;
+
+	if (argc < 3 || n < 1) {
+		if (argc >= 3)
+			fprintf(stderr, "bl-bench: N must be a whole number in [1, 1000000], not '%s'\n",
+				argv[2]);
+		return usage();
+	}
+	if (argc >= 4 && !strcmp(argv[1], "switch")) {
+		if (argc - 3 > MAX_CPUS) {
+			fprintf(stderr, "bl-bench: %d CPUs given, at most %d\n", argc - 3, MAX_CPUS);
+			return 2;
+		}
+		return bench_switch(n, argc - 3, argv + 3);
+	}
+	if (argc == 5 && !strcmp(argv[1], "hotplug")) {
+		int big = parse_num(argv[3], 4095), little = parse_num(argv[4], 4095);
+
+		if (big < 0 || little < 0 || big == little) {
+			fprintf(stderr, "bl-bench: BIG and LITTLE must be two CPU numbers\n");
+			return 2;
+		}
+		return bench_hotplug(n, big, little);
+	}
+	if (argc == 6 && !strcmp(argv[1], "cpufreq")) {
+		int policy = parse_num(argv[3], 4095);
+
+		if (policy < 0 || parse_num(argv[4], 100000000) < 0 ||
+		    parse_num(argv[5], 100000000) < 0) {
+			fprintf(stderr, "bl-bench: POLICY, HIGH and LOW must be whole numbers\n");
+			return 2;
+		}
+		return bench_cpufreq(n, policy, argv[4], argv[5]);
+	}
+	return usage();
 }

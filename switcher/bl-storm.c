@@ -3,7 +3,7 @@
  * bl-storm - drive concurrent big.LITTLE switches through
  * /sys/kernel/bL_switcher/cpuN/cluster, one thread per logical CPU.
  *
- * usage: bl-storm MODE SECONDS CPU...
+ * usage: bl-storm [-e] MODE SECONDS CPU...
  *
  * MODE is
  *   random    each CPU to a random cluster after a random pause (0-20 ms)
@@ -18,8 +18,12 @@
  * Each write returns when its switch is done.  Prints one "key value"
  * line per figure: writes, ok, errors by errno, rate, and the latency of
  * the writes as seen here (min, median, p99, max, in microseconds).
- * Exits 0 if the storm ran; errors are for the caller to judge (during a
- * switcher disable, writes fail with ENOENT on purpose).
+ * SECONDS is a positive number up to a day; each CPU a logical CPU the
+ * switcher has (/sys/kernel/bL_switcher/cpuN), at most 8.  Bad arguments
+ * are reported on stderr with exit status 2 before any switch is made.
+ * Exits 0 only if every write succeeded; 1 if any failed.  With -e,
+ * ENOENT (the switcher disabled under the storm, on purpose) is not a
+ * failure.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -160,45 +164,90 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int usage(void)
+{
+	fprintf(stderr, "usage: bl-storm [-e] random|pingpong|together SECONDS CPU...\n");
+	return 2;
+}
+
+/* A whole decimal number in [0, max], or -1. */
+static long parse_num(const char *s, long max)
+{
+	char *end;
+	long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	return v;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long writes = 0, ok = 0, enoent = 0, etimedout = 0, other = 0, n = 0, i;
 	uint32_t *all;
 	double secs, t0, elapsed;
-	int w;
+	char *end, path[64];
+	int w, a = 1, allow_enoent = 0, err;
 
-	if (argc < 4) {
-		fprintf(stderr, "usage: bl-storm random|pingpong|together SECONDS CPU...\n");
-		return 2;
+	if (argc > 1 && !strcmp(argv[1], "-e")) {
+		allow_enoent = 1;
+		a++;
 	}
-	if (!strcmp(argv[1], "random"))
+	if (argc - a < 3)
+		return usage();
+	if (!strcmp(argv[a], "random"))
 		mode = RANDOM;
-	else if (!strcmp(argv[1], "pingpong"))
+	else if (!strcmp(argv[a], "pingpong"))
 		mode = PINGPONG;
-	else if (!strcmp(argv[1], "together"))
+	else if (!strcmp(argv[a], "together"))
 		mode = TOGETHER;
 	else {
-		fprintf(stderr, "bl-storm: unknown mode %s\n", argv[1]);
+		fprintf(stderr, "bl-storm: unknown mode '%s' (random, pingpong, together)\n", argv[a]);
 		return 2;
 	}
-	secs = atof(argv[2]);
-	nworkers = argc - 3;
-	if (secs <= 0 || nworkers > MAX_CPUS) {
-		fprintf(stderr, "bl-storm: bad duration or more than %d CPUs\n", MAX_CPUS);
+	errno = 0;
+	secs = strtod(argv[a + 1], &end);
+	if (errno || end == argv[a + 1] || *end || !(secs > 0 && secs <= 86400)) {
+		fprintf(stderr, "bl-storm: SECONDS must be a number in (0, 86400], not '%s'\n",
+			argv[a + 1]);
 		return 2;
+	}
+	nworkers = argc - a - 2;
+	if (nworkers > MAX_CPUS) {
+		fprintf(stderr, "bl-storm: %d CPUs given, at most %d\n", nworkers, MAX_CPUS);
+		return 2;
+	}
+	for (w = 0; w < nworkers; w++) {
+		long cpu = parse_num(argv[a + 2 + w], 4095);
+
+		snprintf(path, sizeof(path), "/sys/kernel/bL_switcher/cpu%ld", cpu);
+		if (cpu < 0 || access(path, F_OK)) {
+			fprintf(stderr, "bl-storm: '%s' is not a logical CPU of the switcher (%s)\n",
+				argv[a + 2 + w], cpu < 0 ? "not a CPU number" : "no such directory");
+			return 2;
+		}
+		workers[w].cpu = (int)cpu;
+		workers[w].lat_us = calloc(MAX_SAMPLES, sizeof(uint32_t));
+		if (!workers[w].lat_us) {
+			perror("bl-storm: calloc");
+			return 1;
+		}
 	}
 	pthread_barrier_init(&barrier, NULL, nworkers);
 	t0 = now();
 	deadline = t0 + secs;
 	for (w = 0; w < nworkers; w++) {
-		workers[w].cpu = atoi(argv[3 + w]);
 		workers[w].seed = (unsigned int)(t0 * 1e6) + w * 7919;
-		workers[w].lat_us = calloc(MAX_SAMPLES, sizeof(uint32_t));
-		if (!workers[w].lat_us) {
-			perror("bl-storm");
-			return 1;
+		err = pthread_create(&workers[w].thread, NULL, run, &workers[w]);
+		if (err) {
+			/* the barrier would never open: nothing else to do */
+			fprintf(stderr, "bl-storm: pthread_create: %s\n", strerror(err));
+			_exit(1);
 		}
-		pthread_create(&workers[w].thread, NULL, run, &workers[w]);
 	}
 	for (w = 0; w < nworkers; w++)
 		pthread_join(workers[w].thread, NULL);
@@ -207,6 +256,10 @@ int main(int argc, char **argv)
 	for (w = 0; w < nworkers; w++)
 		n += workers[w].nlat;
 	all = calloc(n ? n : 1, sizeof(uint32_t));
+	if (!all) {
+		perror("bl-storm: calloc");
+		return 1;
+	}
 	for (n = 0, w = 0; w < nworkers; w++) {
 		struct worker *x = &workers[w];
 
@@ -219,7 +272,7 @@ int main(int argc, char **argv)
 			all[n++] = x->lat_us[i];
 	}
 	qsort(all, n, sizeof(*all), cmp_u32);
-	printf("mode %s\nseconds %.1f\nwrites %lu\nok %lu\n", argv[1], elapsed, writes, ok);
+	printf("mode %s\nseconds %.1f\nwrites %lu\nok %lu\n", argv[a], elapsed, writes, ok);
 	printf("err_enoent %lu\nerr_etimedout %lu\nerr_other %lu\n", enoent, etimedout, other);
 	printf("ok_per_second %.1f\n", ok / elapsed);
 	if (n) {
@@ -227,5 +280,5 @@ int main(int argc, char **argv)
 		       all[0], all[n / 2], all[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1],
 		       all[n - 1]);
 	}
-	return 0;
+	return etimedout || other || (enoent && !allow_enoent);
 }

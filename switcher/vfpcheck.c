@@ -13,6 +13,7 @@
  * C.  Prints the number of rounds and exits 1 on the first mismatch.
  * Static armhf build for the lab guest.
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,8 +104,17 @@ int main(int argc, char **argv)
 	unsigned long rounds = 0;
 	double secs;
 
-	if (argc != 2 || (secs = atof(argv[1])) <= 0) {
+	char *rest;
+
+	if (argc != 2) {
 		fprintf(stderr, "usage: vfpcheck SECONDS\n");
+		return 2;
+	}
+	errno = 0;
+	secs = strtod(argv[1], &rest);
+	if (errno || rest == argv[1] || *rest || !(secs > 0 && secs <= 86400)) {
+		fprintf(stderr, "vfpcheck: SECONDS must be a number in (0, 86400], not '%s'\n",
+			argv[1]);
 		return 2;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &end);

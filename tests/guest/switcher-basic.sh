@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timeout=600
+# lab-test: timeout=600 klog-expect='CPU2: inbound CPU [0-9]+ cluster 1 did not come up within [0-9]+ ms: switch abandoned'
 # The in-kernel switcher on the 8-CPU guest: active after boot with four
 # A15/A7 pairs, each logical CPU switched 0 -> 1 -> 0 with its MPIDR read
 # back on the CPU itself, the outbound really off per PSCI, the /sys

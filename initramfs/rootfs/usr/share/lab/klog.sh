@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Kernel-log check for guest tools, with the lab's one list of rules
 # (/usr/share/lab/klog-rules, also read by the host's scripts/lab/klog.py).
 #

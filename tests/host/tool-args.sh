@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Bad arguments to the guest's C tools (bl-storm, bl-bench, vfpcheck,
+# runas): each case must print an error on stderr and exit 2 at once,
+# before any switch, write or exec.  The static armhf binaries run here
+# under qemu-arm (qemu-user); nothing they could touch exists on the host,
+# and a case that does not stop within 10 s fails.  switch-storm's
+# arguments are checked in the guest (tests/guest/switch-storm-args.sh).
+# Prints KTAP.
+# lab-test: timeout=300
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bin=$top/build/guest-tools/usr/local/bin
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+cases=(
+	"bl-storm together nan 0"
+	"bl-storm random inf 0"
+	"bl-storm random 10abc 0"
+	"bl-storm random 10 abc"
+	"bl-storm random 10 -1"
+	"bl-storm random 10 0 1 2 3 4 5 6 7 8"
+	"bl-storm sideways 10 0"
+	"bl-bench switch abc 0"
+	"bl-bench switch 0 0"
+	"bl-bench switch 5 0 1 2 3 4 5 6 7 8"
+	"bl-bench switch 5 x"
+	"bl-bench hotplug 5 1 one"
+	"bl-bench cpufreq 5 0 high 1000"
+	"vfpcheck nan"
+	"vfpcheck 5s"
+	"vfpcheck -1"
+	"runas abc 0 true"
+	"runas 0 -1 true"
+	"runas 1000x 1000 true"
+)
+echo "KTAP version 1"
+echo "1..${#cases[@]}"
+for c in "${cases[@]}"; do
+	n=$((n + 1))
+	read -r -a argv <<< "$c"
+	rc=0
+	timeout 10 qemu-arm "$bin/${argv[0]}" "${argv[@]:1}" > "$tmp/out" 2> "$tmp/err" || rc=$?
+	if [ "$rc" -eq 2 ] && [ -s "$tmp/err" ] && grep -q "^${argv[0]}: \|^usage: " "$tmp/err" &&
+		[ ! -s "$tmp/out" ]; then
+		echo "# $(head -n 1 "$tmp/err")"
+		echo "ok $n $c: error on stderr, exit 2"
+	else
+		failed=$((failed + 1))
+		echo "# exit $rc$([ "$rc" -eq 124 ] && echo ' (still running after 10 s)'); stderr: $(head -c 200 "$tmp/err" | tr '\n' ' '); stdout: $(head -c 200 "$tmp/out" | tr '\n' ' ')"
+		echo "not ok $n $c: error on stderr, exit 2"
+	fi
+done
+[ "$failed" -eq 0 ]
