@@ -1,0 +1,90 @@
+#!/bin/sh
+# lab-test: timeout=600 klog-expect='__bL_switch_to: mcpm_cpu_power_up\(\) returned -5'
+# switch-storm's own checks.  Bad arguments: each is refused on stderr with
+# exit 2 before anything changes (no switch made, no bl-storm or vfpcheck
+# left running, every cpufreq governor as it was, the switcher active).
+# Failures: a chaos storm under which switches fail (a fault injected
+# behind its back) must report FAILED, and a storm that injects its own
+# faults (-f) must account every failed switch to one of them.
+# shellcheck disable=SC2086 # argument lists are split on purpose
+. /usr/share/lab/ktap.sh
+. /usr/share/lab/mcpm.sh
+. /usr/share/lab/switcher.sh
+ktap_plan 13
+
+state() {
+	echo "requests=$(sw_stat requests) active=$(cat $SW/active)"
+	echo "storms=$(pgrep -x bl-storm | wc -l) vfp=$(pgrep -x vfpcheck | wc -l)"
+	cat /sys/devices/system/cpu/cpufreq/policy*/scaling_governor 2>/dev/null | tr '\n' ' '
+}
+
+bad_args() {
+	before=$(state)
+	rc=0
+	switch-storm "$@" > /tmp/out 2> /tmp/err || rc=$?
+	sleep 1
+	after=$(state)
+	name="switch-storm $*: refused, exit 2, nothing changed"
+	if [ "$rc" = 2 ] && grep -q '^switch-storm: \|^usage: ' /tmp/err && [ ! -s /tmp/out ] &&
+		[ "$before" = "$after" ]; then
+		ktap_pass "$name" "$(head -n 1 /tmp/err)"
+	else
+		ktap_fail "$name" "exit $rc; stderr: $(head -c 200 /tmp/err | tr '\n' ' '); before: $before; after: $after"
+	fi
+}
+
+bad_args pingpong -d 30
+bad_args -m pingpong 30
+bad_args -c "0 9"
+bad_args -m chaos -d 10abc
+bad_args -m governor -d 10abc
+bad_args -m governor -c "0 9"
+bad_args -m sideways
+bad_args -d 0
+bad_args -f many
+
+rc=0
+switch-storm -h > /tmp/out 2>&1 || rc=$?
+if [ "$rc" = 0 ] && grep -q '^usage: switch-storm' /tmp/out && ! grep -q shellcheck /tmp/out; then
+	ktap_pass "switch-storm -h: help on stdout, exit 0"
+else
+	ktap_fail "switch-storm -h: help on stdout, exit 0" "exit $rc: $(head -n 3 /tmp/out | tr '\n' ' ')"
+fi
+
+# A chaos storm during which switches fail: 3 failing power-ups injected
+# behind switch-storm's back must make it fail.
+echo 3 > $MCPM_DIR/fault_fail_power_up
+rc=0
+out=$(switch-storm -m chaos -d 10 2>&1) || rc=$?
+left=$(cat $MCPM_DIR/fault_fail_power_up)
+echo 0 > $MCPM_DIR/fault_fail_power_up
+echo "$out" | sed 's/^/# /'
+if [ "$rc" = 1 ] && echo "$out" | grep -q '^result FAILED' && echo "$out" | grep -q 'switches failed'; then
+	ktap_pass "chaos with $((3 - left)) failed switches it did not inject: result FAILED"
+else
+	ktap_fail "chaos with $((3 - left)) failed switches it did not inject: result FAILED" "exit $rc"
+fi
+
+# A storm that injects its own faults: every failure is one of them.
+rc=0
+out=$(switch-storm -m random -d 10 -f 3 2>&1) || rc=$?
+echo "$out" | sed 's/^/# /'
+used=$(echo "$out" | awk '$1 == "faults_used" { print $2 }')
+fl=$(echo "$out" | awk '$1 == "failures" { print $2 }')
+if [ "$rc" = 0 ] && echo "$out" | grep -qx 'result ok' && [ "${used:-0}" -gt 0 ] && [ "$fl" = "$used" ]; then
+	ktap_pass "random -f 3: $fl failed switches, each an injected fault"
+else
+	ktap_fail "random -f 3: $fl failed switches, each an injected fault" "exit $rc, used ${used:-?}"
+fi
+
+# And one that was not told: the same faults fail it.
+echo 2 > $MCPM_DIR/fault_fail_power_up
+rc=0
+out=$(switch-storm -m random -d 10 2>&1) || rc=$?
+echo 0 > $MCPM_DIR/fault_fail_power_up
+if [ "$rc" = 1 ] && echo "$out" | grep -q 'switches failed'; then
+	ktap_pass "random with faults it did not inject: result FAILED"
+else
+	ktap_fail "random with faults it did not inject: result FAILED" "exit $rc: $(echo "$out" | tail -n 3 | tr '\n' ' ')"
+fi
+ktap_done
