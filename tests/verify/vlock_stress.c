@@ -19,8 +19,15 @@
  * exactly 1), a plain unprotected counter, and unlocks.  At the end the
  * plain counter must equal the number of wins (no lost updates).
  *
- * With -DBROKEN_TRYLOCK the program uses a deliberately broken trylock
- * (always "wins") instead of vlock.S, to show that the checks catch it.
+ * The negative control (tests/verify/run) links this same program with a
+ * mutant of vlock.S whose wait for the other voters is removed.
+ *
+ * A thread's CPU number is its index, except with two threads: CPUs 0 and
+ * 2, whose votes (4 and 6) xor to 2, so a trylock lost after voting (an
+ * overlapping election) returns neither 0 nor 1 and is counted.  (CPUs 0
+ * and 1 vote 4 and 5, which xor to 1 and look like a fast fail.)  An
+ * election stress that never saw an overlap proved nothing: with two or
+ * more threads and at least 1000 elections, lost_after_voting must be > 0.
  *
  * Exit status 0 iff every check held.  Prints one "figures:" line.
  */
@@ -50,23 +57,9 @@ struct vlock {
 	volatile uint8_t voting[4];
 } __attribute__((aligned(64)));
 
-#ifdef BROKEN_TRYLOCK
-/* Deliberately broken: everybody wins. */
-static int vlock_trylock(struct vlock *v, unsigned int cpu)
-{
-	v->owner = (uint8_t)(cpu + VOTING_OFFSET);
-	return 0;
-}
-
-static void vlock_unlock(struct vlock *v)
-{
-	v->owner = OWNER_NONE;
-}
-#else
-/* arch/arm/common/vlock.S: r0 = lock, r1 = cpu; returns 0 iff won. */
+/* arch/arm/common/vlock.S (or its mutant): r0 = lock, r1 = cpu; returns 0 iff won. */
 extern int vlock_trylock(struct vlock *v, unsigned int cpu);
 extern void vlock_unlock(struct vlock *v);
-#endif
 
 static struct vlock lock;
 static int nthreads;
@@ -123,6 +116,11 @@ static void delay(unsigned int n)
 		;
 }
 
+static unsigned int cpu_of(int id)
+{
+	return nthreads == 2 ? (unsigned int)id * 2 : (unsigned int)id;
+}
+
 static void check_round(void)
 {
 	int w = __atomic_load_n(&round_winners, __ATOMIC_ACQUIRE);
@@ -132,10 +130,10 @@ static void check_round(void)
 		bad_rounds++;
 	} else {
 		wins_by[id]++;
-		if (lock.owner != id + VOTING_OFFSET)
+		if (lock.owner != cpu_of(id) + VOTING_OFFSET)
 			owner_mismatch++;
 	}
-	for (int i = 0; i < nthreads; i++)
+	for (int i = 0; i < MAX_THREADS; i++)
 		if (lock.voting[i])
 			voting_left++;
 	__atomic_store_n(&round_winners, 0, __ATOMIC_RELAXED);
@@ -153,7 +151,7 @@ static void *contender(void *arg)
 	for (long r = 0; r < rounds; r++) {
 		barrier_wait(&sense);
 		delay(xorshift(&seed) & DELAY_MASK);
-		int ret = vlock_trylock(&lock, id);
+		int ret = vlock_trylock(&lock, cpu_of((int)id));
 
 		if (ret == 0) {
 			__atomic_fetch_add(&round_winners, 1, __ATOMIC_ACQ_REL);
@@ -173,7 +171,7 @@ static void *contender(void *arg)
 
 	/* Phase 2: lock use */
 	for (long i = 0; i < mutex_iters; i++) {
-		if (vlock_trylock(&lock, id) != 0) {
+		if (vlock_trylock(&lock, cpu_of((int)id)) != 0) {
 			delay(xorshift(&seed) & 7);
 			continue;
 		}
@@ -225,7 +223,8 @@ int main(int argc, char **argv)
 
 	ok = bad_rounds == 0 && owner_mismatch == 0 && voting_left == 0 &&
 	     mutex_violations == 0 && plain_counter == total_mutex_wins &&
-	     lock.owner == OWNER_NONE;
+	     lock.owner == OWNER_NONE &&
+	     (nthreads < 2 || rounds < 1000 || lost_after_vote > 0);
 
 	printf("figures: threads=%d elections=%ld trylock_calls=%ld "
 	       "bad_rounds=%ld owner_mismatch=%ld voting_left=%ld "
