@@ -24,6 +24,12 @@
  *   DOWNS=D     power-down operations per CPU (default 1)
  *   REQS=Q      mcpm_cpu_power_up() requests per CPU (default 1)
  *   HWWAKES=W   wake-up events without a request, per CPU (default 1)
+ *   CANCELS=K   mcpm_cpu_power_up_cancel() calls per CPU (default 0): the
+ *               series' undo of a power-up request whose CPU never came
+ *               up.  Under mcpm_lock, if the CPU's use count is 1 and it is
+ *               still CPU_DOWN, the count goes back to 0; otherwise -EBUSY
+ *               and nothing changes.  (A CPU_ON that lands after all brings
+ *               the CPU up like a wake-up event, with use count 0 -> 1.)
  *
  * Mutations (non-vacuity):
  *   MUT_NO_INBOUND_CHECK      enter_critical does not back out on
@@ -42,6 +48,11 @@
  *                             release the vlock: later inbound CPUs lose the
  *                             election and wait for a cluster setup that
  *                             nobody does (a liveness mutant)
+ *   MUT_CANCEL_NO_STATE_CHECK cancel does not check that the CPU is still
+ *                             CPU_DOWN: a CPU that came up loses its count
+ *   MUT_CANCEL_DECREMENT      cancel decrements the use count without
+ *                             checking it is 1 (0 wraps round)
+ *   MUT_CANCEL_NO_LOCK        cancel does not take mcpm_lock
  *   plus the vlock mutations of vlock.pmh.
  *   STRICT_CPU_UP             not a mutation: additionally asserts that the
  *                             cluster is CLUSTER_UP at the instant a CPU
@@ -66,6 +77,9 @@
 #ifndef HWWAKES
 #define HWWAKES 1
 #endif
+#ifndef CANCELS
+#define CANCELS 0
+#endif
 
 #include "vlock.pmh"
 
@@ -89,6 +103,7 @@ byte inbound_st = INBOUND_NOT_COMING_UP;
 bit mcpm_lock = 0;
 byte use[NCPUS];
 byte reqs[NCPUS];	/* power-up requests issued so far, per CPU */
+byte cancels[NCPUS];	/* mcpm_cpu_power_up_cancel() calls so far, per CPU */
 
 /* Ghost state for the properties (not in the code) */
 byte in_setup = 0;	/* CPUs executing cluster setup: power_up_setup(1) */
@@ -357,19 +372,44 @@ mcpm_setup_complete:
 		    (use[i] == 0 || (use[i] == 1 && cpu_st[i] == CPU_GOING_DOWN)) -> \
 		reqs[i]++; use[i]++; assert(use[i] == 1 || use[i] == 2) }
 
+/*
+ * mcpm_cpu_power_up_cancel(cpu, cluster) from the series (one step: it runs
+ * under mcpm_lock and touches only the use count after reading the CPU's
+ * state).
+ */
+#ifdef MUT_CANCEL_NO_LOCK
+#define CANCEL_LOCKED true
+#else
+#define CANCEL_LOCKED (mcpm_lock == 0)
+#endif
+#if defined(MUT_CANCEL_NO_STATE_CHECK)
+#define CANCEL_UNDO(i) if :: use[i] == 1 -> use[i] = 0 :: else fi
+#elif defined(MUT_CANCEL_DECREMENT)
+#define CANCEL_UNDO(i) if :: cpu_st[i] == CPU_DOWN -> use[i]-- :: else fi
+#else
+#define CANCEL_UNDO(i) if :: use[i] == 1 && cpu_st[i] == CPU_DOWN -> use[i] = 0 :: else fi
+#endif
+#define CANCEL(i) \
+	:: atomic { CANCEL_LOCKED && cancels[i] < CANCELS -> \
+		cancels[i]++; CANCEL_UNDO(i); assert(use[i] <= 2) }
+
 proctype requester()
 {
 end_req:
 	do
 	REQUEST(0)
+	CANCEL(0)
 #if NCPUS > 1
 	REQUEST(1)
+	CANCEL(1)
 #endif
 #if NCPUS > 2
 	REQUEST(2)
+	CANCEL(2)
 #endif
 #if NCPUS > 3
 	REQUEST(3)
+	CANCEL(3)
 #endif
 	od
 }
