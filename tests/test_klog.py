@@ -55,7 +55,10 @@ class KlogTest(unittest.TestCase):
         self.assertEqual(problems(
             "<3>[    0.009178] CPU0: Spectre v2: firmware did not set auxiliary control register IBE bit, system vulnerable\n"
             "<6>[    0.100000] smp: Brought up 1 node, 8 CPUs\n"
-            "<6>[    0.200000] Lock dependency validator: Copyright (c) 2006 Red Hat, Inc., Ingo Molnar\n"), [])
+            "<6>[    0.200000] Lock dependency validator: Copyright (c) 2006 Red Hat, Inc., Ingo Molnar\n"
+            "<0>[   14.705746] reboot: Power down\n"), [])
+        # allowed only as the whole line it is
+        self.assertEqual(len(problems("<0>[   14.7] reboot: Power down after a panic")), 1)
 
     def test_bad_pattern_fails_at_any_level(self):
         self.assertEqual(len(problems("<6>[    1.0] WARNING: CPU: 0 PID: 1 at x")), 1)

@@ -218,9 +218,9 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
     return res
 
 
-def interactive(*, variant="release", dtb=None, smp=None, append=""):
+def interactive(*, variant="release", dtb=None, smp=None, append="", kernel=None):
     """Boot the guest to a shell on this terminal (Ctrl-A x quits QEMU)."""
-    cmd = qemu_command(kernel_image(variant), dtb or DEFAULT_DTB, base_initramfs(),
+    cmd = qemu_command(kernel or kernel_image(variant), dtb or DEFAULT_DTB, base_initramfs(),
                        smp or DEFAULT_SMP, append, interactive=True)
     print("+ " + shlex.join(cmd), flush=True)
     return subprocess.call(cmd)
