@@ -52,7 +52,8 @@
  *                             CPU_DOWN: a CPU that came up loses its count
  *   MUT_CANCEL_DECREMENT      cancel decrements the use count without
  *                             checking it is 1 (0 wraps round)
- *   MUT_CANCEL_NO_LOCK        cancel does not take mcpm_lock
+ *   MUT_CANCEL_NO_LOCK        cancel does not take mcpm_lock: its check and
+ *                             its store are no longer one step
  *   plus the vlock mutations of vlock.pmh.
  *   STRICT_CPU_UP             not a mutation: additionally asserts that the
  *                             cluster is CLUSTER_UP at the instant a CPU
@@ -377,11 +378,6 @@ mcpm_setup_complete:
  * under mcpm_lock and touches only the use count after reading the CPU's
  * state).
  */
-#ifdef MUT_CANCEL_NO_LOCK
-#define CANCEL_LOCKED true
-#else
-#define CANCEL_LOCKED (mcpm_lock == 0)
-#endif
 #if defined(MUT_CANCEL_NO_STATE_CHECK)
 #define CANCEL_UNDO(i) if :: use[i] == 1 -> use[i] = 0 :: else fi
 #elif defined(MUT_CANCEL_DECREMENT)
@@ -389,9 +385,18 @@ mcpm_setup_complete:
 #else
 #define CANCEL_UNDO(i) if :: use[i] == 1 && cpu_st[i] == CPU_DOWN -> use[i] = 0 :: else fi
 #endif
+#ifdef MUT_CANCEL_NO_LOCK
+/* without mcpm_lock the check and the store are two steps, and anything
+ * (a power-up request, the CPU coming up) may run between them */
 #define CANCEL(i) \
-	:: atomic { CANCEL_LOCKED && cancels[i] < CANCELS -> \
+	:: cancels[i] < CANCELS -> cancels[i]++; \
+		if :: use[i] == 1 && cpu_st[i] == CPU_DOWN -> use[i] = 0 :: else fi; \
+		assert(use[i] <= 2)
+#else
+#define CANCEL(i) \
+	:: atomic { mcpm_lock == 0 && cancels[i] < CANCELS -> \
 		cancels[i]++; CANCEL_UNDO(i); assert(use[i] <= 2) }
+#endif
 
 proctype requester()
 {
