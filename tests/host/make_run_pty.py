@@ -159,6 +159,7 @@ def main():
             term.expect(PROMPT, 30)
             out_s = out.decode(errors="replace").replace("\r", "")
             body = out_s.split("\n", 1)[1] if "\n" in out_s else ""
+            body = re.sub(r"bl-lab:[^\n]*# (\x1b\[6n)?$", "", body)
             want = CHECKS.get(cmd)
             ok = rc is not None and rc.group(1) == b"0" and want is not None and \
                 re.search(want, body, re.M) is not None
