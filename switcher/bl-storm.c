@@ -22,8 +22,9 @@
  * switcher has (/sys/kernel/bL_switcher/cpuN), at most 8.  Bad arguments
  * are reported on stderr with exit status 2 before any switch is made.
  * Exits 0 only if every write succeeded; 1 if any failed.  With -e,
- * ENOENT (the switcher disabled under the storm, on purpose) is not a
- * failure.
+ * ENOENT and ESRCH (the switcher disabled under the storm, on purpose:
+ * the cpuN directory is gone, or the request was queued as it stopped)
+ * are not failures.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,7 +46,7 @@ struct worker {
 	int cpu;
 	unsigned int seed;
 	unsigned long writes, ok;
-	unsigned long err_enoent, err_etimedout, err_other;
+	unsigned long err_enoent, err_esrch, err_etimedout, err_other;
 	uint32_t *lat_us;
 	unsigned long nlat;
 };
@@ -104,9 +105,13 @@ static int do_switch(struct worker *w, int cluster)
 	} else if (err == ENOENT) {
 		w->err_enoent++;
 		usleep(10000);	/* the switcher is being disabled */
+	} else if (err == ESRCH) {
+		w->err_esrch++;	/* queued while the switcher was being disabled */
 	} else if (err == ETIMEDOUT) {
 		w->err_etimedout++;
 	} else {
+		if (!w->err_other)
+			fprintf(stderr, "bl-storm: cpu%d: %s\n", w->cpu, strerror(err));
 		w->err_other++;
 	}
 	return err;
@@ -187,7 +192,7 @@ static long parse_num(const char *s, long max)
 
 int main(int argc, char **argv)
 {
-	unsigned long writes = 0, ok = 0, enoent = 0, etimedout = 0, other = 0, n = 0, i;
+	unsigned long writes = 0, ok = 0, enoent = 0, esrch = 0, etimedout = 0, other = 0, n = 0, i;
 	uint32_t *all;
 	double secs, t0, elapsed;
 	char *end, path[64];
@@ -266,6 +271,7 @@ int main(int argc, char **argv)
 		writes += x->writes;
 		ok += x->ok;
 		enoent += x->err_enoent;
+		esrch += x->err_esrch;
 		etimedout += x->err_etimedout;
 		other += x->err_other;
 		for (i = 0; i < x->nlat; i++)
@@ -273,12 +279,13 @@ int main(int argc, char **argv)
 	}
 	qsort(all, n, sizeof(*all), cmp_u32);
 	printf("mode %s\nseconds %.1f\nwrites %lu\nok %lu\n", argv[a], elapsed, writes, ok);
-	printf("err_enoent %lu\nerr_etimedout %lu\nerr_other %lu\n", enoent, etimedout, other);
+	printf("err_enoent %lu\nerr_esrch %lu\nerr_etimedout %lu\nerr_other %lu\n",
+	       enoent, esrch, etimedout, other);
 	printf("ok_per_second %.1f\n", ok / elapsed);
 	if (n) {
 		printf("write_us_min %u\nwrite_us_median %u\nwrite_us_p99 %u\nwrite_us_max %u\n",
 		       all[0], all[n / 2], all[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1],
 		       all[n - 1]);
 	}
-	return etimedout || other || (enoent && !allow_enoent);
+	return etimedout || other || ((enoent || esrch) && !allow_enoent);
 }
