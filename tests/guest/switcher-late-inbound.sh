@@ -12,7 +12,7 @@
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
-ktap_plan 10
+ktap_plan 11
 
 PARAM=/sys/module/bL_switcher/parameters/inbound_timeout_ms
 DELAY=$MCPM_DIR/fault_delay_power_up_us
@@ -52,6 +52,8 @@ ktap_expect "a 30 ms power-up: switch succeeds, takes >= 20 ms by /proc/uptime" 
 s0=$(sw_stat switches)
 f0=$(sw_stat failures)
 r0=$(sw_stat requests)
+late0=$(sw_stat late_inbounds)
+busy0=$(mcpm_stat power_up_cancel_busy)
 steps="20000 50000 70000"
 d=80000
 while [ $d -le 120000 ]; do steps="$steps $d"; d=$((d + 2000)); done
@@ -77,9 +79,15 @@ outcomes=$(cat /tmp/late.* | awk '{ $1 = ""; print }' | sort | uniq -c | tr -s '
 ktap_diag "sweep outcomes:$outcomes"
 ktap_diag "$(grep -E '^(latency_ns_max|switches|failures|late_inbound)' $SW/stats | tr '\n' ' ')"
 ktap_diag "$(grep -E 'cancel|retry|failed' $MCPM_DIR/stats | tr '\n' ' ')"
-bad=$(cat /tmp/late.* | grep -v -e ' ok$' -e ' Connection timed out$' || true)
-ktap_expect "every sweep switch either succeeded or timed out cleanly" "" \
-	"$(echo "$bad" | sort | uniq -c | tr -s ' \n' '  ' | sed 's/^ *//; s/ *$//')"
+bad=$(cat /tmp/late.* | grep -v -e ' ok$' -e ' Connection timed out$' | sort | uniq -c |
+	tr -s ' \n' '  ' | sed 's/^ *//; s/ *$//')
+ktap_expect "every sweep switch either succeeded or timed out cleanly" "" "$bad"
+# the steps above the timeout make the timeout fire on an inbound that is
+# on its way: the cancel must have been refused and the inbound used
+late=$(($(sw_stat late_inbounds) - late0))
+busy=$(($(mcpm_stat power_up_cancel_busy) - busy0))
+ktap_expect "the timeout fired on inbounds on their way: cancel refused, inbound used" "1 1" \
+	"$((late > 0)) $((busy >= late))"
 
 # give any power-up still pending time to land
 sleep 1
