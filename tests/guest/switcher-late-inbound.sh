@@ -1,0 +1,126 @@
+#!/bin/sh
+# lab-test: timeout=1500 append=bL_switcher.inbound_timeout_ms=100
+# A slow power controller: mcpm/fault_delay_power_up_us swept across the
+# switcher's inbound timeout (100 ms here, set on the command line), from
+# well below to well above it, in 2 ms steps around it, with switches of
+# all four logical CPUs concurrently at each step.  An inbound that
+# arrives late must be used or cleanly withdrawn, never leave a CPU parked
+# with a leaked or lost MCPM use count.  Afterwards, with the fault off,
+# every logical CPU switches both ways, the state is consistent, the books
+# balance and nothing was marked broken.
+# shellcheck disable=SC2086,SC2016,SC3028 # CPU numbers and sysfs paths are single words; single-quoted code runs in the guest; busybox ash has RANDOM
+. /usr/share/lab/ktap.sh
+. /usr/share/lab/mcpm.sh
+. /usr/share/lab/switcher.sh
+ktap_plan 11
+
+PARAM=/sys/module/bL_switcher/parameters/inbound_timeout_ms
+DELAY=$MCPM_DIR/fault_delay_power_up_us
+PER_STEP=${1:-4}
+
+# 1-3. the interfaces
+ktap_expect "bL_switcher.inbound_timeout_ms=100 from the command line" 100 "$(cat $PARAM)"
+errs=""
+for v in 0 60001 -1 abc ""; do
+	errs="${errs}[$(sw_write_error sh -c "echo '$v' > $PARAM")]"
+done
+e="[Invalid argument]"
+ktap_expect "inbound_timeout_ms: 0, 60001, -1, abc, empty -> EINVAL, stays 100" \
+	"${e}${e}${e}${e}${e} 100" "$errs $(cat $PARAM)"
+errs=""
+for v in 10000001 -1 abc; do
+	errs="${errs}[$(sw_write_error sh -c "echo '$v' > $DELAY")]"
+done
+ktap_expect "fault_delay_power_up_us: mode 600, 10000001, -1, abc -> EINVAL, stays 0" \
+	"600 ${e}${e}${e} 0" "$(stat -c %a $DELAY) $errs $(cat $DELAY)"
+
+# 4. one slow power-up well below the timeout: the switch takes at least
+# the delay, and succeeds
+# (by /proc/uptime, in hundredths: >= 3 there may read as 2)
+uptime_cs() { awk '{ sub(/\./, "", $1); print $1 + 0 }' /proc/uptime; }
+echo 30000 > $DELAY
+t0=$(uptime_cs)
+sw_switch 0 1
+r=$?
+t1=$(uptime_cs)
+echo 0 > $DELAY
+sw_switch 0 0
+ktap_expect "a 30 ms power-up: switch succeeds, takes >= 20 ms by /proc/uptime" "0 1" \
+	"$r $((t1 - t0 >= 2))"
+
+# 5. the sweep
+s0=$(sw_stat switches)
+f0=$(sw_stat failures)
+r0=$(sw_stat requests)
+late0=$(sw_stat late_inbounds)
+busy0=$(mcpm_stat power_up_cancel_busy)
+steps="20000 50000 70000"
+d=80000
+while [ $d -le 120000 ]; do steps="$steps $d"; d=$((d + 2000)); done
+steps="$steps 130000 150000 200000 300000"
+rm -f /tmp/late.*
+for d in $steps; do
+	echo $d > $DELAY
+	for n in 0 1 2 3; do
+		(
+			i=0
+			while [ $i -lt "$PER_STEP" ]; do
+				c=$(( $(sw_cluster $n) ^ 1 ))
+				err=$(sw_write_error sh -c "echo $c > $SW/cpu$n/cluster")
+				echo "$d ${err:-ok}" >> /tmp/late.$n
+				i=$((i + 1))
+			done
+		) &
+	done
+	wait
+done
+echo 0 > $DELAY
+outcomes=$(cat /tmp/late.* | awk '{ $1 = ""; print }' | sort | uniq -c | tr -s ' \n' '  ')
+ktap_diag "sweep outcomes:$outcomes"
+ktap_diag "$(grep -E '^(latency_ns_max|switches|failures|late_inbound)' $SW/stats | tr '\n' ' ')"
+ktap_diag "$(grep -E 'cancel|retry|failed' $MCPM_DIR/stats | tr '\n' ' ')"
+bad=$(cat /tmp/late.* | grep -v -e ' ok$' -e ' Connection timed out$' | sort | uniq -c |
+	tr -s ' \n' '  ' | sed 's/^ *//; s/ *$//')
+ktap_expect "every sweep switch either succeeded or timed out cleanly" "" "$bad"
+# the steps above the timeout make the timeout fire on an inbound that is
+# on its way: the cancel must have been refused and the inbound used
+late=$(($(sw_stat late_inbounds) - late0))
+busy=$(($(mcpm_stat power_up_cancel_busy) - busy0))
+ktap_expect "the timeout fired on inbounds on their way: cancel refused, inbound used" "1 1" \
+	"$((late > 0)) $((busy >= late))"
+
+# give any power-up still pending time to land
+sleep 1
+
+# 6. every logical CPU switches both ways with the fault off
+bad=""
+for n in 0 1 2 3; do
+	c=$(sw_cluster $n)
+	sw_switch $n $((c ^ 1)) || bad="$bad cpu$n:to-$((c ^ 1))"
+	sw_switch $n $c || bad="$bad cpu$n:back-to-$c"
+	[ "$(sw_cluster $n)" = "$c" ] || bad="$bad cpu$n:on-$(sw_cluster $n)"
+done
+ktap_expect "after the sweep every logical CPU switches both ways" "" "$bad"
+for n in 0 1 2 3; do sw_switch $n 0; done
+
+# 7. exactly four physical CPUs on per PSCI, use counts match
+if why=$(sw_consistent); then
+	ktap_pass "MCPM and PSCI agree: 4 CPUs UP/1/ON, 4 DOWN/0/OFF"
+else
+	ktap_fail "MCPM and PSCI agree: 4 CPUs UP/1/ON, 4 DOWN/0/OFF" "$why"
+fi
+on=0
+for h in 0 1 2 3 4 5 6 7; do
+	[ "$(mcpm_cpu_field $h power)" = ON ] && on=$((on + 1))
+done
+ktap_expect "exactly four physical CPUs ON per PSCI" 4 "$on"
+
+# 8. the books balance
+ktap_expect "stats: requests = switches + failures" "$(sw_stat requests)" \
+	"$(($(sw_stat switches) + $(sw_stat failures)))"
+ktap_diag "sweep: $(($(sw_stat requests) - r0)) requests, $(($(sw_stat switches) - s0)) switches, $(($(sw_stat failures) - f0)) failures"
+
+# 9. nothing in the kernel log about stuck or broken pairs
+msgs=$(dmesg | grep -E 'stuck in mcpm_entry_point|switching .* disabled|not off|BUG|ALREADY_ON|CPU_ON of' | head -n 3)
+ktap_expect "kernel log: no stuck, broken or failed power-up report" "" "$msgs"
+ktap_done
