@@ -10,7 +10,7 @@
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
-ktap_plan 13
+ktap_plan 16
 
 state() {
 	echo "requests=$(sw_stat requests) active=$(cat $SW/active)"
@@ -42,6 +42,9 @@ bad_args -m governor -c "0 9"
 bad_args -m sideways
 bad_args -d 0
 bad_args -f many
+bad_args -m together -u soon
+bad_args -m chaos -d 5 -u 60
+bad_args -m together -d 60 -u 30
 
 rc=0
 switch-storm -h > /tmp/out 2>&1 || rc=$?
