@@ -22,6 +22,11 @@ FRAGS_release := kernel/configs/base.config
 FRAGS_debug := kernel/configs/base.config kernel/configs/debug.config
 
 SERIES := kernel/patches/series $(wildcard kernel/patches/*.patch)
+# QEMU: Debian's qemu source + qemu/patches, built into a fixed path.
+QEMU_TREE := $(B)/qemu
+QEMU_STAMP := $(QEMU_TREE)/.git/lab-series
+QEMU_SERIES := qemu/patches/series $(wildcard qemu/patches/*.patch)
+QEMU_BIN := $(B)/qemu-build/qemu-system-arm
 DTS := $(wildcard dts/*.dts)
 DTBS := $(patsubst dts/%.dts,$(B)/dtb/%.dtb,$(DTS))
 # Static armhf C tools for the guest, from every folder that has some.
@@ -36,7 +41,8 @@ GUEST_TOOLS += $(foreach f,$(GUEST_SCRIPTS),$(B)/guest-tools/usr/local/bin/$(not
 INITRAMFS := $(B)/initramfs/base.cpio.gz
 GUEST_DEBS := $(B)/guest-debs/root/.stamp
 
-.PHONY: all run test soak bench verify series tree deps guest kernel dtbs initramfs clean distclean help
+.PHONY: all run test soak bench verify series tree deps guest kernel dtbs initramfs clean distclean help \
+	qemu qemu-tree qemu-series
 
 all: deps guest
 
@@ -50,6 +56,9 @@ help:
 	@echo "make kernel           build the kernel only (VARIANT=release|debug)"
 	@echo "make tree             unpack Debian's linux-source-6.1 and apply kernel/patches"
 	@echo "make series           export the tree's commits back to kernel/patches"
+	@echo "make qemu             build qemu-system-arm from Debian's qemu source + qemu/patches"
+	@echo "make qemu-tree        unpack Debian's qemu source (apt-get source) and apply qemu/patches"
+	@echo "make qemu-series      export the QEMU tree's commits back to qemu/patches"
 	@echo "make clean            remove build products, keep the tree and downloads"
 	@echo "make distclean        remove build/ entirely"
 
@@ -65,6 +74,21 @@ $(TREE_STAMP): $(SERIES) scripts/kernel-tree
 
 series:
 	@scripts/kernel-tree export
+
+# ---- QEMU ---------------------------------------------------------------------
+qemu-tree: $(QEMU_STAMP)
+
+$(QEMU_STAMP): $(QEMU_SERIES) scripts/qemu-tree
+	@scripts/qemu-tree prepare
+	@touch $@
+
+qemu-series:
+	@scripts/qemu-tree export
+
+# ninja decides what is out of date below this.
+qemu: $(QEMU_STAMP)
+	@echo "  QEMU    $(QEMU_BIN)"
+	@nice scripts/qemu-build $(JOBS)
 
 # ---- kernel -------------------------------------------------------------------
 kernel: $(B)/kernel-$(VARIANT)/arch/arm/boot/zImage
@@ -116,7 +140,7 @@ $(INITRAMFS): initramfs/init initramfs/files.list $(shell find initramfs/rootfs 
 		$(B)/guest-debs/root initramfs/rootfs $(B)/guest-tools
 
 # ---- the guest as a whole ----------------------------------------------------
-guest: kernel dtbs initramfs
+guest: kernel dtbs initramfs qemu
 
 run: deps
 	@$(MAKE) -s guest VARIANT=$(VARIANT)

@@ -31,6 +31,27 @@ MACHINE = {
 DEFAULT_DTB = os.path.join(BUILD, "dtb", "qemu-virt-bl.dtb")
 DEFAULT_SMP = 8
 
+# The machines the guest boots on.  "virt" is MACHINE above, on Debian's own
+# qemu-system-arm.  "rtsm" is the lab's modelled big.LITTLE platform, QEMU's
+# vexpress-a15-a7 machine built from Debian's source with qemu/patches
+# (make qemu): two real clusters (MPIDR Aff1), a CCI-400 and a DCSCB, driven
+# by mainline's arm-cci.c and dcscb.c (see docs/platform.md).
+PLATFORMS = {
+    "virt": dict(MACHINE, dtb=DEFAULT_DTB, extra=[]),
+    "rtsm": {
+        "qemu": os.path.join(BUILD, "qemu-build", "qemu-system-arm"),
+        "machine": "vexpress-a15-a7",
+        "cpu": None,
+        "memory": "1G",
+        "console": "ttyAMA0",
+        "dtb": os.path.join(BUILD, "dtb", "vexpress-a15-a7.dtb"),
+        # The motherboard's PL041 codec wants an audio backend: none.
+        "extra": ["-audiodev", "none,id=lab-noaudio",
+                  "-global", "pl041.audiodev=lab-noaudio"],
+    },
+}
+DEFAULT_PLATFORM = "virt"
+
 MARK_DMESG_BEGIN = "@@GUEST-DMESG-BEGIN@@"
 MARK_DMESG_END = "@@GUEST-DMESG-END@@"
 MARK_EXIT = re.compile(r"@@GUEST-EXIT (\d+)@@")
@@ -48,10 +69,12 @@ def base_initramfs():
     return os.path.join(BUILD, "initramfs", "base.cpio.gz")
 
 
-def qemu_command(kernel, dtb, initrd, smp, append, interactive=False):
-    """The QEMU command line.  Both paths use -nodefaults: QEMU's default
-    devices (a NIC whose option ROM comes from ipxe-qemu, a VGA) are not
-    part of the machine, and -nodefaults without a -serial leaves no console.
+def qemu_command(kernel, dtb, initrd, smp, append, interactive=False,
+                 platform=DEFAULT_PLATFORM, trace=None):
+    """The QEMU command line; TRACE is (PATTERN, FILE) for -trace.  Both
+    paths use -nodefaults: QEMU's default devices (a NIC whose option ROM
+    comes from ipxe-qemu, a VGA) are not part of the machine, and
+    -nodefaults without a -serial leaves no console.
 
     A job's guest prints each kernel message's level on the console
     (console_msg_format=syslog) and only KERN_WARNING or worse
@@ -59,13 +82,18 @@ def qemu_command(kernel, dtb, initrd, smp, append, interactive=False):
     console stream; printk.devkmsg=on keeps /dev/kmsg writes of the tests
     from being rate-limited.  The interactive guest shows every message
     without levels, as a user expects."""
-    m = MACHINE
+    m = PLATFORMS[platform]
     job_args = "" if interactive else "loglevel=5 console_msg_format=syslog printk.devkmsg=on"
-    cmd = [m["qemu"], "-M", m["machine"], "-cpu", m["cpu"], "-smp", str(smp),
-           "-m", m["memory"], "-kernel", kernel, "-dtb", dtb, "-initrd", initrd,
-           "-append", " ".join(filter(None, [
-               f"console={m['console']}", "panic=-1", job_args, append])),
-           "-no-reboot", "-nodefaults", "-display", "none"]
+    cmd = [m["qemu"], "-M", m["machine"]]
+    if m["cpu"]:
+        cmd += ["-cpu", m["cpu"]]
+    cmd += ["-smp", str(smp),
+            "-m", m["memory"], "-kernel", kernel, "-dtb", dtb, "-initrd", initrd,
+            "-append", " ".join(filter(None, [
+                f"console={m['console']}", "panic=-1", job_args, append])),
+            "-no-reboot", "-nodefaults", "-display", "none"] + m["extra"]
+    if trace:
+        cmd += ["-trace", f"enable={trace[0]},file={trace[1]}"]
     if interactive:
         # The terminal is the serial console, multiplexed with the monitor
         # (Ctrl-A x quits, Ctrl-A c the monitor); Ctrl-C goes to the guest.
@@ -118,7 +146,8 @@ def _kill_group(proc):
 
 
 def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
-        timeout=300, log_dir=None, stream=sys.stdout, kernel=None):
+        timeout=300, log_dir=None, stream=sys.stdout, kernel=None,
+        platform=DEFAULT_PLATFORM, qemu_trace=None):
     """Boot a fresh guest that runs SCRIPT with ARGS and powers off.
 
     Streams the job's output to STREAM, keeps the console, the job's
@@ -126,23 +155,27 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
     status is the job's exit status, EXIT_TIMEOUT if the guest was
     killed at the time limit, or EXIT_NO_STATUS if it ended without
     reporting one (a panic, for instance).  QEMU never outlives this call.
+    PLATFORM is a key of PLATFORMS; QEMU_TRACE a -trace pattern, whose
+    events go to LOG_DIR/qemu-trace.log.
     """
     kernel = kernel or kernel_image(variant)
-    dtb = dtb or DEFAULT_DTB
+    dtb = dtb or PLATFORMS[platform]["dtb"]
     smp = smp or DEFAULT_SMP
     if log_dir is None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         log_dir = os.path.join(BUILD, "runs",
                                f"{stamp}-{os.getpid()}-{os.path.basename(script)}")
     os.makedirs(log_dir, exist_ok=True)
-    for f in (kernel, dtb, base_initramfs()):
-        if not os.path.exists(f):
+    for f in (kernel, dtb, base_initramfs(), PLATFORMS[platform]["qemu"]):
+        if os.sep in f and not os.path.exists(f):
             raise FileNotFoundError(f"{f} is missing: build it with 'make guest'")
     initrd = os.path.join(log_dir, "initramfs.cpio.gz")
     job_initramfs(initrd, script, args)
 
     res = Result(EXIT_NO_STATUS, log_dir)
-    cmd = qemu_command(kernel, dtb, initrd, smp, append)
+    trace = (qemu_trace, os.path.join(log_dir, "qemu-trace.log")) if qemu_trace else None
+    cmd = qemu_command(kernel, dtb, initrd, smp, append, platform=platform,
+                       trace=trace)
     with open(os.path.join(log_dir, "qemu-command"), "w") as f:
         f.write(shlex.join(cmd) + "\n")
 
@@ -218,9 +251,12 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
     return res
 
 
-def interactive(*, variant="release", dtb=None, smp=None, append="", kernel=None):
+def interactive(*, variant="release", dtb=None, smp=None, append="", kernel=None,
+                platform=DEFAULT_PLATFORM, qemu_trace=None):
     """Boot the guest to a shell on this terminal (Ctrl-A x quits QEMU)."""
-    cmd = qemu_command(kernel or kernel_image(variant), dtb or DEFAULT_DTB, base_initramfs(),
-                       smp or DEFAULT_SMP, append, interactive=True)
+    trace = (qemu_trace, os.path.join(BUILD, "qemu-trace.log")) if qemu_trace else None
+    cmd = qemu_command(kernel or kernel_image(variant), dtb or PLATFORMS[platform]["dtb"],
+                       base_initramfs(), smp or DEFAULT_SMP, append,
+                       interactive=True, platform=platform, trace=trace)
     print("+ " + shlex.join(cmd), flush=True)
     return subprocess.call(cmd)

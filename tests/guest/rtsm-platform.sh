@@ -1,0 +1,45 @@
+#!/bin/sh
+# lab-test: platform=rtsm dtb=vexpress-a15-a7.dtb append=no_bL_switcher timeout=300
+# The modelled RTSM VE Cortex-A15x4-A7x4 (QEMU vexpress-a15-a7): mainline's
+# CCI and DCSCB drivers probe, MCPM's smp ops boot the 7 secondaries, and
+# each CPU reports its own MPIDR and part number, read on that CPU
+# (debugfs arm_cpuid), not taken from the DT.
+# shellcheck disable=SC2086 # CPU numbers are single words
+. /usr/share/lab/ktap.sh
+ktap_plan 7
+
+log=$(dmesg)
+for msg in "ARM CCI driver probed" "VExpress DCSCB support installed"; do
+	if echo "$log" | grep -q "$msg"; then
+		ktap_pass "kernel log: $msg"
+	else
+		ktap_fail "kernel log: $msg" "not in the kernel log"
+	fi
+done
+ktap_expect "MCPM smp ops brought up all 8 CPUs" "0-7" "$(cat /sys/devices/system/cpu/online)"
+if echo "$log" | grep -q "psci"; then
+	ktap_fail "no PSCI on this platform" "$(echo "$log" | grep psci | head -n 1)"
+else
+	ktap_pass "no PSCI on this platform"
+fi
+
+ids=/sys/kernel/debug/arm_cpuid
+want=""
+for n in 0 1 2 3; do want="${want}cpu$n mpidr 0x8000000$n part 0xc0f
+"; done
+for n in 0 1 2 3; do want="${want}cpu$((n + 4)) mpidr 0x8000010$n part 0xc07
+"; done
+got=$(awk '{ print $1, $2, $3, $6, $7 }' "$ids" 2>&1)
+ktap_expect "each CPU's MPIDR and part number, read on it" "$(printf %s "$want")" "$got"
+
+siblings=""
+for n in 0 1 2 3 4 5 6 7; do
+	siblings="$siblings$(cat /sys/devices/system/cpu/cpu$n/topology/core_siblings_list) "
+done
+ktap_expect "topology from MPIDR: clusters 0-3 and 4-7" "0-3 0-3 0-3 0-3 4-7 4-7 4-7 4-7 " "$siblings"
+pkg=""
+for n in 0 1 2 3 4 5 6 7; do
+	pkg="$pkg$(cat /sys/devices/system/cpu/cpu$n/topology/physical_package_id)"
+done
+ktap_expect "cluster ids 0 and 1" "00001111" "$pkg"
+ktap_done
