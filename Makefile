@@ -127,7 +127,7 @@ $(B)/guest-tools/usr/local/bin/switch-storm: switcher/switch-storm
 	@mkdir -p $(@D)
 	@install -m 0755 $< $@
 
-$(B)/guest-tools/usr/local/bin/%: %.c
+$(B)/guest-tools/usr/local/bin/%: %.c $(wildcard switcher/*.h)
 	@mkdir -p $(@D)
 	@echo "  CC      $< (static armhf)"
 	@arm-linux-gnueabihf-gcc $(GUEST_CFLAGS) -o $@ $<

@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "parse-num.h"
+
 #define MAX_CPUS 8
 
 static long long now_ns(void)
@@ -56,21 +58,6 @@ struct job {
 	long long *ns;	/* 2n samples: even = to cluster 1, odd = back */
 	int err;
 };
-
-/* A whole decimal number in [0, max], or -1. */
-static int parse_num(const char *s, long max)
-{
-	char *end;
-	long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	return (int)v;
-}
 
 static void *switch_job(void *arg)
 {

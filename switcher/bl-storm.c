@@ -36,6 +36,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "parse-num.h"
+
 #define MAX_CPUS	8
 #define MAX_SAMPLES	200000
 
@@ -173,21 +175,6 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: bl-storm [-e] random|pingpong|together SECONDS CPU...\n");
 	return 2;
-}
-
-/* A whole decimal number in [0, max], or -1. */
-static long parse_num(const char *s, long max)
-{
-	char *end;
-	long v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	return v;
 }
 
 int main(int argc, char **argv)
