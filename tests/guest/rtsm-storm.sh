@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: platform=rtsm dtb=vexpress-a15-a7.dtb timeout=300
+# lab-test: platform=rtsm dtb=vexpress-a15-a7.dtb timeout=300 klog-expect='^<4>\[[ 0-9.]*\] (WARNING: suspicious RCU usage|\[ BUG: Invalid wait context \])$'
 # A pingpong switch storm on the modelled platform, with dcscb.c as the MCPM
 # backend: switch-storm's own checks (each logical CPU on exactly one
 # physical CPU, MCPM's states agree with the DCSCB's RST_STAT, clean kernel
