@@ -22,9 +22,10 @@
  * switcher has (/sys/kernel/bL_switcher/cpuN), at most 8.  Bad arguments
  * are reported on stderr with exit status 2 before any switch is made.
  * Exits 0 only if every write succeeded; 1 if any failed.  With -e,
- * ENOENT and ESRCH (the switcher disabled under the storm, on purpose:
- * the cpuN directory is gone, or the request was queued as it stopped)
- * are not failures.
+ * ENOENT, ENODEV and ESRCH (the switcher disabled under the storm, on
+ * purpose: the cpuN directory is gone, or was removed between the open
+ * and the write, which kernfs answers with ENODEV, or the request was
+ * queued as it stopped) are not failures.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,7 +49,7 @@ struct worker {
 	int cpu;
 	unsigned int seed;
 	unsigned long writes, ok;
-	unsigned long err_enoent, err_esrch, err_etimedout, err_other;
+	unsigned long err_enoent, err_enodev, err_esrch, err_etimedout, err_other;
 	uint32_t *lat_us;
 	unsigned long nlat;
 };
@@ -107,6 +108,9 @@ static int do_switch(struct worker *w, int cluster)
 	} else if (err == ENOENT) {
 		w->err_enoent++;
 		usleep(10000);	/* the switcher is being disabled */
+	} else if (err == ENODEV) {
+		w->err_enodev++;	/* cpuN removed after our open() */
+		usleep(10000);
 	} else if (err == ESRCH) {
 		w->err_esrch++;	/* queued while the switcher was being disabled */
 	} else if (err == ETIMEDOUT) {
@@ -179,7 +183,8 @@ static int usage(void)
 
 int main(int argc, char **argv)
 {
-	unsigned long writes = 0, ok = 0, enoent = 0, esrch = 0, etimedout = 0, other = 0, n = 0, i;
+	unsigned long writes = 0, ok = 0, n = 0, i;
+	unsigned long enoent = 0, enodev = 0, esrch = 0, etimedout = 0, other = 0;
 	uint32_t *all;
 	double secs, t0, elapsed;
 	char *end, path[64];
@@ -258,6 +263,7 @@ int main(int argc, char **argv)
 		writes += x->writes;
 		ok += x->ok;
 		enoent += x->err_enoent;
+		enodev += x->err_enodev;
 		esrch += x->err_esrch;
 		etimedout += x->err_etimedout;
 		other += x->err_other;
@@ -266,13 +272,13 @@ int main(int argc, char **argv)
 	}
 	qsort(all, n, sizeof(*all), cmp_u32);
 	printf("mode %s\nseconds %.1f\nwrites %lu\nok %lu\n", argv[a], elapsed, writes, ok);
-	printf("err_enoent %lu\nerr_esrch %lu\nerr_etimedout %lu\nerr_other %lu\n",
-	       enoent, esrch, etimedout, other);
+	printf("err_enoent %lu\nerr_enodev %lu\nerr_esrch %lu\nerr_etimedout %lu\nerr_other %lu\n",
+	       enoent, enodev, esrch, etimedout, other);
 	printf("ok_per_second %.1f\n", ok / elapsed);
 	if (n) {
 		printf("write_us_min %u\nwrite_us_median %u\nwrite_us_p99 %u\nwrite_us_max %u\n",
 		       all[0], all[n / 2], all[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1],
 		       all[n - 1]);
 	}
-	return etimedout || other || ((enoent || esrch) && !allow_enoent);
+	return etimedout || other || ((enoent || enodev || esrch) && !allow_enoent);
 }
