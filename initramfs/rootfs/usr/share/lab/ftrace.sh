@@ -4,17 +4,23 @@
 
 FT=/sys/kernel/tracing
 
-# The functions a CPU may run between leaving coherency (its cache off) and
+# The functions an outbound CPU may run once its inbound has resumed the
+# same logical CPU in the same task (mcpm_cpu_power_down() and what it
+# calls), and in particular between leaving coherency (its cache off) and
 # its power-off, on either backend: nothing may trace them.  Those the
 # compiler inlines are never traceable; the others must be notrace.
-FT_NOTRACE="__mcpm_cpu_down __mcpm_outbound_leave_critical mcpm_fault_delay_power_off
+FT_NOTRACE="mcpm_cpu_power_down mcpm_this_cpu_cluster mcpm_hwid_to_cpu_cluster
+setup_mm_for_reboot __mcpm_cpu_going_down __mcpm_outbound_enter_critical
+__mcpm_cluster_state mcpm_psci_cpu_powerdown_prepare mcpm_psci_cluster_powerdown_prepare
+dcscb_cpu_powerdown_prepare dcscb_cluster_powerdown_prepare
+__mcpm_cpu_down __mcpm_outbound_leave_critical mcpm_fault_delay_power_off
 mcpm_fault_refuse_power_off mcpm_psci_cpu_cache_disable mcpm_psci_cluster_cache_disable
 mcpm_psci_cpu_power_off psci_0_1_cpu_off psci_0_2_cpu_off __psci_cpu_off
 dcscb_cpu_cache_disable dcscb_cluster_cache_disable cci_disable_port_by_cpu
 cci_port_control"
 
 # What the storm traces: MCPM, PSCI, the DCSCB, the CCI and the switcher.
-FT_FILTER="mcpm_* *psci* dcscb_* cci_* bL_* __mcpm_*"
+FT_FILTER="mcpm_* *psci* dcscb_* cci_* bL_* __mcpm_* setup_mm_for_reboot"
 
 # ft_traceable: the FT_NOTRACE functions the tracer offers
 ft_traceable() {
@@ -53,20 +59,22 @@ ft_storm_checks() {
 			"rc $_rc, $_sw switches: $(echo "$_out" | grep -A3 '^result' | tr '\n' ' ')"
 	fi
 
-	# The tracer saw the outbound CPUs on their way down, and nothing
-	# after they left coherency.
+	# The tracer saw each outbound CPU up to bL_do_switch(), which opens
+	# its inbound's gate, the inbounds and MCPM's power-ups, and nothing
+	# the outbounds ran after the gate.
 	_seen=$(awk '$1 !~ /^#/ { sub(/ <-.*/, ""); print $NF }' "$FT/trace" | sort | uniq -c |
 		awk '{ print $2 ":" $1 }' | tr '\n' ' ')
 	_bad=""
 	for _f in $FT_NOTRACE; do
 		case " $_seen" in *" $_f:"*) _bad="$_bad $_f" ;; esac
 	done
-	_down=$(echo " $_seen" | sed -n 's/.* mcpm_cpu_power_down:\([0-9]*\).*/\1/p')
-	if [ -z "$_bad" ] && [ "${_down:-0}" -gt 0 ]; then
-		ktap_pass "traced mcpm_cpu_power_down ${_down}x, nothing after it left coherency"
+	_out=$(echo " $_seen" | sed -n 's/.* bL_do_switch:\([0-9]*\).*/\1/p')
+	_up=$(echo " $_seen" | sed -n 's/.* mcpm_cpu_power_up:\([0-9]*\).*/\1/p')
+	if [ -z "$_bad" ] && [ "${_out:-0}" -gt 0 ] && [ "${_up:-0}" -gt 0 ]; then
+		ktap_pass "traced bL_do_switch ${_out}x, mcpm_cpu_power_up ${_up}x, nothing after the gate"
 	else
-		ktap_fail "traced mcpm_cpu_power_down, nothing after it left coherency" \
-			"mcpm_cpu_power_down ${_down:-0}x; traced after leaving coherency:$_bad; seen: $_seen"
+		ktap_fail "traced bL_do_switch and mcpm_cpu_power_up, nothing after the gate" \
+			"bL_do_switch ${_out:-0}x, mcpm_cpu_power_up ${_up:-0}x; traced after the gate:$_bad; seen: $_seen"
 	fi
 	echo nop > "$FT/current_tracer"
 	: > "$FT/set_ftrace_filter"
