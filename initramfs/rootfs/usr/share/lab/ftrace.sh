@@ -10,7 +10,7 @@ FT=/sys/kernel/tracing
 # its power-off, on either backend: nothing may trace them.  Those the
 # compiler inlines are never traceable; the others must be notrace or in
 # a file built without -pg (mcpm_entry.c, mcpm_psci.c, dcscb.c are).
-FT_NOTRACE="__timer_udelay __timer_delay mcpm_cpu_power_down mcpm_this_cpu_cluster mcpm_hwid_to_cpu_cluster
+FT_NOTRACE="mcpm_cpu_power_down mcpm_this_cpu_cluster mcpm_hwid_to_cpu_cluster
 setup_mm_for_reboot __mcpm_cpu_going_down __mcpm_outbound_enter_critical
 __mcpm_cluster_state mcpm_psci_cpu_powerdown_prepare mcpm_psci_cluster_powerdown_prepare
 dcscb_cpu_powerdown_prepare dcscb_cluster_powerdown_prepare
@@ -21,7 +21,7 @@ dcscb_cpu_cache_disable dcscb_cluster_cache_disable cci_disable_port_by_cpu
 cci_port_control"
 
 # What the storm traces: MCPM, PSCI, the DCSCB, the CCI and the switcher.
-FT_FILTER="mcpm_* *psci* dcscb_* cci_* bL_* __mcpm_* setup_mm_for_reboot __timer_*delay"
+FT_FILTER="mcpm_* *psci* dcscb_* cci_* bL_* __mcpm_* setup_mm_for_reboot"
 
 # ft_traceable: the FT_NOTRACE functions the tracer offers
 ft_traceable() {
