@@ -1,0 +1,79 @@
+#!/bin/sh
+# lab-test: timeout=300 klog-expect='mcpm_cpu_power_up\(\) returned -5|__target_index: Failed to change cpu frequency: -(5|11)$'
+# Issue 11, defect 9: the cpufreq front end after a switch that failed
+# (mcpm/fault_fail_power_up makes the inbound's power-up fail with EIO).
+#  - the logical CPU's request must be the one before the failed
+#    transition, which the core goes on reporting, not one rebuilt from
+#    the cluster clock (which another logical CPU may have set higher);
+#  - a governor asking for the other cluster every sampling period while
+#    every switch fails must back off after a few failures in a row
+#    (reported; bL_switch_failures and bL_switch_refused count them), and
+#    switch again once the fault is gone.
+# The cpufreq core logs every failed transition at KERN_ERR ("Failed to
+# change cpu frequency"), the refusals of a back-off (-EAGAIN) included.
+# shellcheck disable=SC2086 # CPU numbers and sysfs paths are single words
+. /usr/share/lab/ktap.sh
+. /usr/share/lab/mcpm.sh
+. /usr/share/lab/switcher.sh
+. /usr/share/lab/cpufreq.sh
+ktap_plan 6
+
+FAIL=$MCPM_DIR/fault_fail_power_up
+P=$CF/policy1
+# cpu0, 2 and 3 stay under performance on their A15s: cluster 0 at 1.2 GHz
+cpufreq-set -c 1 -g userspace
+echo 1100000 > $P/scaling_setspeed
+ktap_expect "cpu1 under userspace at 1100000 on cluster 0 (clock 1200000)" \
+	"0 1100000 0 1200000" "$(sw_cluster 1) $(cat $P/bL_mapping)"
+
+# (the userspace governor's setspeed write does not report a failed
+# transition: the kernel log and the state show it)
+echo 1 > $FAIL
+echo 300000 > $P/scaling_setspeed
+cur=$(cat $P/scaling_cur_freq)
+hw=$(cat $P/cpuinfo_cur_freq)
+ktap_expect "failed switch to 300000: cpu1 keeps cluster 0 and its request 1100000" \
+	"0 1100000 1100000 0 1100000 0 1200000 1" \
+	"$(cat $FAIL) $cur $hw $(sw_cluster 1) $(cat $P/bL_mapping) $(dmesg | grep -c 'CPU1: switch to cluster 1 failed: -5')"
+
+# ondemand on an idle cpu1 asks for an A7 entry every sampling period.
+echo 1100000 > $P/scaling_setspeed
+f0=$(sw_stat failures)
+pf0=$(cat $P/bL_switch_failures 2>/dev/null || echo missing)
+pr0=$(cat $P/bL_switch_refused 2>/dev/null || echo missing)
+echo 1000000 > $FAIL
+cpufreq-set -c 1 -g ondemand
+echo 20000 > $CF/ondemand/sampling_rate 2>/dev/null || true
+sleep 4
+echo 0 > $FAIL
+n=$(($(sw_stat failures) - f0))
+if [ "$n" -ge 3 ] && [ "$n" -le 6 ]; then
+	ktap_pass "4 s of failing power-ups under ondemand (20 ms): $n switches tried"
+else
+	ktap_fail "4 s of failing power-ups under ondemand (20 ms): 3 to 6 switches tried" \
+		"$n switches tried and failed"
+fi
+pf=$(cat $P/bL_switch_failures 2>/dev/null || echo missing)
+pr=$(cat $P/bL_switch_refused 2>/dev/null || echo missing)
+if [ "$pf0" != missing ] && [ "$pf" != missing ] && [ $((pf - pf0)) = "$n" ] &&
+   [ $((pr - pr0)) -gt 0 ] && dmesg | grep -q "CPU1: [0-9]* switches to cluster 1 failed in a row"; then
+	ktap_pass "back-off reported; bL_switch_failures +$((pf - pf0)), bL_switch_refused +$((pr - pr0))"
+else
+	ktap_fail "back-off reported; bL_switch_failures and bL_switch_refused count it" \
+		"bL_switch_failures $pf0 -> $pf, bL_switch_refused $pr0 -> $pr; $(dmesg | grep -c 'in a row') back-off messages"
+fi
+
+# The fault gone, the back-off (at most 4 s by now) ends and cpu1 goes to
+# its A7.
+on_a7() { [ "$(sw_cluster 1)" = 1 ]; }
+if wait_for 10 on_a7; then
+	ktap_pass "fault gone: cpu1 switched to cluster 1 after the back-off"
+else
+	ktap_fail "fault gone: cpu1 switched to cluster 1 after the back-off" \
+		"cpu1 on cluster $(sw_cluster 1), $(cat $P/scaling_cur_freq)"
+fi
+
+cpufreq-set -c 1 -g performance
+s=$(cf_state 1)
+ktap_expect "cpu1 back under performance, consistent" "" "$s"
+ktap_done

@@ -1,0 +1,12 @@
+#!/bin/sh
+# lab-test: platform=rtsm dtb=vexpress-a15-a7.dtb timeout=300 klog-expect='^<4>\[[ 0-9.]*\] (WARNING: suspicious RCU usage|\[ BUG: Invalid wait context \])$'
+# ftrace-storm.sh on the modelled platform: dcscb.c's power-down path (its
+# prepare methods, its cache disables, the CCI port, the WFI) traced by
+# nobody once the inbound runs.
+. /usr/share/lab/ktap.sh
+. /usr/share/lab/mcpm.sh
+. /usr/share/lab/switcher.sh
+. /usr/share/lab/ftrace.sh
+ktap_plan 3
+ft_storm_checks pingpong 20
+ktap_done
