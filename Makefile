@@ -119,7 +119,7 @@ $(B)/dtb/%.dtb: dts/%.dts $(wildcard dts/*.dtsi)
 initramfs: $(INITRAMFS)
 
 $(GUEST_DEBS): scripts/fetch-guest-debs
-	@echo "  DEBS    busybox-static cpufrequtils libcpufreq0 libc6 (armhf)"
+	@echo "  DEBS    busybox-static cpufrequtils libcpufreq0 libc6 kexec-tools (armhf)"
 	@scripts/fetch-guest-debs $(B)/guest-debs
 	@touch $@
 

@@ -104,10 +104,40 @@ def qemu_command(kernel, dtb, initrd, smp, append, interactive=False,
     return cmd
 
 
-def job_initramfs(out, script, args):
+def boot_archive(out, kernel, dtb):
+    """An uncompressed archive holding the booted kernel and DTB as
+    /boot/zImage and /boot/dtb, so that kexec in the guest can start the
+    same kernel again (docs/switcher.md, "kexec")."""
+    ar = cpio.Archive()
+    for path, src in (("boot/zImage", kernel), ("boot/dtb", dtb)):
+        with open(src, "rb") as f:
+            ar.add(path, 0o100644, f.read())
+    ar.write(out, compress=False)
+
+
+def _concatenate(out, parts):
+    """Write PARTS one after the other to OUT, each starting at a multiple
+    of 4 bytes (zeros between them): the kernel reads an uncompressed
+    archive only at such an offset, and skips the zeros."""
+    with open(out, "wb") as dst:
+        for part in parts:
+            dst.write(b"\0" * (-dst.tell() % 4))
+            with open(part, "rb") as src:
+                dst.write(src.read())
+
+
+def interactive_initramfs(out, kernel, dtb):
+    """Base initramfs plus boot_archive()."""
+    boot_archive(out + ".boot", kernel, dtb)
+    _concatenate(out, [base_initramfs(), out + ".boot"])
+    os.unlink(out + ".boot")
+
+
+def job_initramfs(out, script, args, kernel=None, dtb=None):
     """Base initramfs plus a second archive holding /job/script and
     /job/run, the wrapper that runs it with ARGS (the kernel unpacks
-    concatenated archives in order)."""
+    concatenated archives in order), then, given KERNEL and DTB,
+    boot_archive()."""
     job = cpio.Archive()
     with open(script, "rb") as f:
         job.add("job/script", 0o100755, f.read())
@@ -115,11 +145,13 @@ def job_initramfs(out, script, args):
         shlex.quote(a) for a in args) + "\n"
     job.add("job/run", 0o100755, wrapper.encode())
     job.write(out + ".job")
-    with open(out, "wb") as dst:
-        for part in (base_initramfs(), out + ".job"):
-            with open(part, "rb") as src:
-                dst.write(src.read())
-    os.unlink(out + ".job")
+    parts = [base_initramfs(), out + ".job"]
+    if kernel and dtb:
+        boot_archive(out + ".boot", kernel, dtb)
+        parts.append(out + ".boot")
+    _concatenate(out, parts)
+    for part in parts[1:]:
+        os.unlink(part)
 
 
 class Result:
@@ -170,7 +202,7 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
         if os.sep in f and not os.path.exists(f):
             raise FileNotFoundError(f"{f} is missing: build it with 'make guest'")
     initrd = os.path.join(log_dir, "initramfs.cpio.gz")
-    job_initramfs(initrd, script, args)
+    job_initramfs(initrd, script, args, kernel, dtb)
 
     res = Result(EXIT_NO_STATUS, log_dir)
     trace = (qemu_trace, os.path.join(log_dir, "qemu-trace.log")) if qemu_trace else None
@@ -255,8 +287,16 @@ def interactive(*, variant="release", dtb=None, smp=None, append="", kernel=None
                 platform=DEFAULT_PLATFORM, qemu_trace=None):
     """Boot the guest to a shell on this terminal (Ctrl-A x quits QEMU)."""
     trace = (qemu_trace, os.path.join(BUILD, "qemu-trace.log")) if qemu_trace else None
-    cmd = qemu_command(kernel or kernel_image(variant), dtb or PLATFORMS[platform]["dtb"],
-                       base_initramfs(), smp or DEFAULT_SMP, append,
+    kernel = kernel or kernel_image(variant)
+    dtb = dtb or PLATFORMS[platform]["dtb"]
+    os.makedirs(os.path.join(BUILD, "runs"), exist_ok=True)
+    initrd = os.path.join(BUILD, "runs", f"interactive-{os.getpid()}.cpio.gz")
+    interactive_initramfs(initrd, kernel, dtb)
+    cmd = qemu_command(kernel, dtb,
+                       initrd, smp or DEFAULT_SMP, append,
                        interactive=True, platform=platform, trace=trace)
     print("+ " + shlex.join(cmd), flush=True)
-    return subprocess.call(cmd)
+    try:
+        return subprocess.call(cmd)
+    finally:
+        os.unlink(initrd)

@@ -8,7 +8,7 @@
 # shellcheck disable=SC2086,SC2016,SC3028 # CPU numbers and sysfs paths are single words; single-quoted code runs in the guest; busybox ash has RANDOM
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh
-ktap_plan 12
+ktap_plan 14
 
 RACES="teardown_abort vlock_contended powerup_during_powerdown psci_already_on_retry"
 
@@ -73,13 +73,39 @@ ktap_expect "cpu1-3 offline: cluster 0 stays UP, cpu1-3 OFF per PSCI, no teardow
 for c in 1 2 3; do set_online $c 1; done
 ktap_expect "cpu1-3 back online" "0-7" "$(cat /sys/devices/system/cpu/online)"
 
+# 6. the boot CPU: it has an online file, so it must come back (issue 11,
+# defect 10: it used to fault on the read-only boot processor table and
+# never came back, "CPU0: failed to come online")
+up0=$(mcpm_stat cpu_power_up)
+set_online 0 0
+off="$(cat /sys/devices/system/cpu/online) $(mcpm_cpu_field 0 state)/$(mcpm_cpu_field 0 power) $(mcpm_cluster_state 0)"
+if set_online 0 1; then rc=0; else rc=$?; fi
+ran=$(taskset -c 0 sh -c 'awk "{ print \$39 }" /proc/self/stat' 2>&1)
+ktap_expect "cpu0 off (DOWN/OFF, cluster 0 UP) and back through MCPM: online, UP/ON, +1 power-up, runs a task" \
+	"1-7 DOWN/OFF UP NOT_COMING_UP rc=0 0-7 UP/ON 1 0" \
+	"$off rc=$rc $(cat /sys/devices/system/cpu/online) $(mcpm_cpu_field 0 state)/$(mcpm_cpu_field 0 power) $(($(mcpm_stat cpu_power_up) - up0)) $ran"
+# every CPU that offers an online file, in turn, as a new user would try
+bad=""
+for f in /sys/devices/system/cpu/cpu[0-9]*/online; do
+	n=${f%/online}
+	n=${n##*cpu}
+	set_online $n 0 || bad="$bad cpu$n:off-failed"
+	set_online $n 1 || bad="$bad cpu$n:on-failed"
+	[ "$(cat $f)" = 1 ] || bad="$bad cpu$n:not-back"
+done
+if [ -z "$bad" ]; then
+	ktap_pass "every CPU with an online file goes offline and comes back, in turn"
+else
+	ktap_fail "every CPU with an online file goes offline and comes back, in turn" "$bad"
+fi
+
 if why=$(mcpm_consistent); then
 	ktap_pass "mcpm/state agrees with the online mask and PSCI at the end"
 else
 	ktap_fail "mcpm/state agrees with the online mask and PSCI at the end" "$why"
 fi
 
-# 6. serialised hotplug cannot produce the inbound/outbound races
+# 7. serialised hotplug cannot produce the inbound/outbound races
 races=""
 for r in $RACES; do races="$races$r=$(mcpm_stat "$r") "; done
 ktap_expect "race counters stay 0 under serialised hotplug" \

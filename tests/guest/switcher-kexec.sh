@@ -1,0 +1,64 @@
+#!/bin/sh
+# lab-test: timeout=300
+# kexec with the switcher active (issue 11, defect 3): machine_shutdown()
+# takes every CPU but one down by CPU hotplug, which the switcher used to
+# veto (then smp_shutdown_nonboot_cpus() hit its BUG_ON).  The switcher must
+# step aside: the first kernel, with cpu1 switched to its A7, kexecs the same
+# kernel (kexec-self), whose initramfs is this guest's root, so this script
+# runs again there (stage 2, seen from lab.kexec_stage=2 on its command
+# line) and checks that the second kernel brought its 8 CPUs up through MCPM
+# and started the switcher again.  Both kernels' messages are on the one
+# console the runner checks.
+# shellcheck disable=SC2086 # CPU numbers are single words
+. /usr/share/lab/ktap.sh
+. /usr/share/lab/mcpm.sh
+. /usr/share/lab/switcher.sh
+
+STATE=/job/kexec-stage1
+
+if grep -q "lab.kexec_stage=2" /proc/cmdline; then
+	# Stage 2, in the second kernel: the KTAP numbering goes on.
+	ktap_n=$(cat $STATE)
+	ktap_pass "the second kernel runs this job (lab.kexec_stage=2)" "$(cat /proc/cmdline)"
+	ktap_expect "second kernel: 8 CPUs brought up at boot" "1" \
+		"$(dmesg | grep -c 'smp: Brought up 1 node, 8 CPUs')"
+	if dmesg | grep -q "mcpm-psci: CPU power through PSCI"; then
+		# 7 secondaries powered up, then the switcher took 4 down.
+		ktap_expect "second kernel: 7 secondaries powered up by MCPM" "7" "$(mcpm_stat cpu_power_up)"
+	else
+		ktap_fail "second kernel: 7 secondaries powered up by MCPM" "the MCPM PSCI backend did not register"
+	fi
+	ktap_expect "second kernel: switcher active, logical CPUs 0-3 online" "1 0-3" \
+		"$(cat $SW/active) $(cat /sys/devices/system/cpu/online)"
+	bad=""
+	for n in $(sw_cpus); do
+		sw_switch $n 1 || bad="$bad cpu$n:to-1"
+		sw_switch $n 0 || bad="$bad cpu$n:to-0"
+	done
+	if why=$(sw_consistent); then :; else bad="$bad $why"; fi
+	if [ -z "$bad" ] && [ "$(sw_cpus | wc -l)" = 4 ]; then
+		ktap_pass "second kernel: each logical CPU switches 0->1->0, MCPM and PSCI agree"
+	else
+		ktap_fail "second kernel: each logical CPU switches 0->1->0, MCPM and PSCI agree" "$bad"
+	fi
+	ktap_done
+fi
+
+ktap_plan 8
+ktap_expect "first kernel: switcher active, logical CPUs 0-3 online" "1 0-3" \
+	"$(cat $SW/active) $(cat /sys/devices/system/cpu/online)"
+sw_switch 1 1
+ktap_expect "first kernel: cpu1 switched to its A7 before kexec" "1" "$(sw_cluster 1)"
+# The second kernel's root is packed now: it must already hold the number
+# of the results up to and including the next one.
+echo "$((ktap_n + 1))" > $STATE
+if out=$(kexec-self -n -a lab.kexec_stage=2 2>&1); then
+	ktap_pass "kexec-self loaded /boot/zImage, /boot/dtb and the root as initramfs"
+else
+	ktap_fail "kexec-self loaded /boot/zImage, /boot/dtb and the root as initramfs" "$out"
+	ktap_done
+fi
+ktap_diag "kexec -e: the second kernel takes over from here"
+kexec -e -x
+ktap_fail "kexec -e started the second kernel" "kexec -e returned $?"
+ktap_done
