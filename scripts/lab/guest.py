@@ -280,8 +280,10 @@ def interactive(*, variant="release", dtb=None, smp=None, append="", kernel=None
                 platform=DEFAULT_PLATFORM, qemu_trace=None):
     """Boot the guest to a shell on this terminal (Ctrl-A x quits QEMU)."""
     trace = (qemu_trace, os.path.join(BUILD, "qemu-trace.log")) if qemu_trace else None
+    qemu_log = os.path.join(BUILD, QEMU_LOG) if platform == "rtsm" else None
     cmd = qemu_command(kernel or kernel_image(variant), dtb or PLATFORMS[platform]["dtb"],
                        base_initramfs(), smp or DEFAULT_SMP, append,
-                       interactive=True, platform=platform, trace=trace)
+                       interactive=True, platform=platform, trace=trace,
+                       qemu_log=qemu_log)
     print("+ " + shlex.join(cmd), flush=True)
     return subprocess.call(cmd)
