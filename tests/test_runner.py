@@ -177,6 +177,8 @@ class RunnerTest(unittest.TestCase):
             ([a], expect, False, True),
             ([noise], expect, False, False),
             ([a, b], expect, True, True),
+            ([a], dict(expect, **{"qemu-expect-count": "2"}), False, False),
+            ([a, a], dict(expect, **{"qemu-expect-count": "2"}), False, True),
         ]
         for lines, opts, fatal, seen in cases:
             with self.subTest(lines=lines, opts=opts):
@@ -196,6 +198,9 @@ class RunnerTest(unittest.TestCase):
             self.assertEqual(runner.check_qemu_log(runner.Tally(), "s", {}, None), "")
         with self.assertRaises(ValueError):
             runner.header(self.script("v.sh", "# lab-test: qemu-expect=x\n"), "guest")
+        with self.assertRaises(ValueError):
+            runner.header(self.script("w.sh", "# lab-test: platform=rtsm qemu-expect-count=1\n"),
+                          "guest")
 
     def test_skipped_unit_tests_are_skips(self):
         self.script("test_lab_skipdemo.py", """\
