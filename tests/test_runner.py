@@ -161,6 +161,47 @@ class RunnerTest(unittest.TestCase):
                     runner.check_expected_failure(tally, "s", opts, problems, "k.log")
                 self.assertEqual((tally.xfailed, tally.failed), (1, 0) if ok else (0, 1))
 
+    def test_checker_violations_fail_the_suite(self):
+        """A violation in the QEMU log fails an rtsm suite unless declared
+        by qemu-expect=, and a declared one must appear."""
+        a = ("vexpress-dcscb: power-sequencing violation #1 (snoop-off-cached): "
+             "CCI-400 slave interface 4 told to stop snoops ...")
+        b = ("vexpress-dcscb: power-sequencing violation #2 (cluster-reset-unheld): "
+             "cluster 1 reset asserted ...")
+        noise = "arm-cci400: bad offset 0x20"
+        expect = {"qemu-expect": r"\(snoop-off-cached\)"}
+        cases = [
+            # (log lines, opts, fails every case, expected-reports result)
+            ([noise], {}, False, None),
+            ([noise, a], {}, True, None),
+            ([a], expect, False, True),
+            ([noise], expect, False, False),
+            ([a, b], expect, True, True),
+            ([a], dict(expect, **{"qemu-expect-count": "2"}), False, False),
+            ([a, a], dict(expect, **{"qemu-expect-count": "2"}), False, True),
+        ]
+        for lines, opts, fatal, seen in cases:
+            with self.subTest(lines=lines, opts=opts):
+                log = self.script("qemu.log", "".join(f"{line}\n" for line in lines))
+                tally = runner.Tally()
+                with contextlib.redirect_stdout(io.StringIO()) as out:
+                    why = runner.check_qemu_log(tally, "s", opts, log)
+                self.assertEqual(bool(why), fatal, why)
+                if seen is None:
+                    self.assertEqual((tally.passed, tally.failed), (0, 0), out.getvalue())
+                else:
+                    self.assertEqual((tally.passed, tally.failed),
+                                     (1, 0) if seen else (0, 1), out.getvalue())
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.assertIn("no QEMU log", runner.check_qemu_log(
+                runner.Tally(), "s", {}, os.path.join(self.tmp.name, "none.log")))
+            self.assertEqual(runner.check_qemu_log(runner.Tally(), "s", {}, None), "")
+        with self.assertRaises(ValueError):
+            runner.header(self.script("v.sh", "# lab-test: qemu-expect=x\n"), "guest")
+        with self.assertRaises(ValueError):
+            runner.header(self.script("w.sh", "# lab-test: platform=rtsm qemu-expect-count=1\n"),
+                          "guest")
+
     def test_skipped_unit_tests_are_skips(self):
         self.script("test_lab_skipdemo.py", """\
             import unittest

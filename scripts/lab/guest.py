@@ -69,8 +69,21 @@ def base_initramfs():
     return os.path.join(BUILD, "initramfs", "base.cpio.gz")
 
 
+# What QEMU reports as a guest error on the rtsm platform, one per line, and
+# how the power-sequencing checker of its DCSCB model words a violation
+# (docs/platform.md).
+QEMU_LOG = "qemu.log"
+CHECKER_VIOLATION = re.compile(r"power-sequencing violation #\d+ \(")
+
+
+def checker_violations(text):
+    """The lines of a QEMU guest-error log that report a violation of the
+    power sequence."""
+    return [line for line in text.splitlines() if CHECKER_VIOLATION.search(line)]
+
+
 def qemu_command(kernel, dtb, initrd, smp, append, interactive=False,
-                 platform=DEFAULT_PLATFORM, trace=None):
+                 platform=DEFAULT_PLATFORM, trace=None, qemu_log=None):
     """The QEMU command line; TRACE is (PATTERN, FILE) for -trace.  Both
     paths use -nodefaults: QEMU's default devices (a NIC whose option ROM
     comes from ipxe-qemu, a VGA) are not part of the machine, and
@@ -81,7 +94,9 @@ def qemu_command(kernel, dtb, initrd, smp, append, interactive=False,
     (loglevel=5), so scripts/lab/klog.py can apply its rules to the whole
     console stream; printk.devkmsg=on keeps /dev/kmsg writes of the tests
     from being rate-limited.  The interactive guest shows every message
-    without levels, as a user expects."""
+    without levels, as a user expects.  QEMU_LOG is a file for QEMU's
+    guest errors (-d guest_errors), where the rtsm platform's checker
+    reports violations of the power sequence."""
     m = PLATFORMS[platform]
     job_args = "" if interactive else "loglevel=5 console_msg_format=syslog printk.devkmsg=on"
     cmd = [m["qemu"], "-M", m["machine"]]
@@ -94,6 +109,8 @@ def qemu_command(kernel, dtb, initrd, smp, append, interactive=False,
             "-no-reboot", "-nodefaults", "-display", "none"] + m["extra"]
     if trace:
         cmd += ["-trace", f"enable={trace[0]},file={trace[1]}"]
+    if qemu_log:
+        cmd += ["-d", "guest_errors", "-D", qemu_log]
     if interactive:
         # The terminal is the serial console, multiplexed with the monitor
         # (Ctrl-A x quits, Ctrl-A c the monitor); Ctrl-C goes to the guest.
@@ -165,6 +182,9 @@ class Result:
         # The guest's 'dmesg' after the job (every level, for reading).
         self.dmesg_log = os.path.join(log_dir, "dmesg.log")
         self.output_log = os.path.join(log_dir, "output.log")
+        # QEMU's guest errors (rtsm: the power-sequencing checker's
+        # reports), or None on a platform that has no checker.
+        self.qemu_log = None
 
 
 def _kill_group(proc):
@@ -183,7 +203,8 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
     """Boot a fresh guest that runs SCRIPT with ARGS and powers off.
 
     Streams the job's output to STREAM, keeps the console, the job's
-    output and the kernel log in LOG_DIR, and returns a Result whose
+    output and the kernel log (and on rtsm QEMU's guest errors,
+    qemu.log) in LOG_DIR, and returns a Result whose
     status is the job's exit status, EXIT_TIMEOUT if the guest was
     killed at the time limit, or EXIT_NO_STATUS if it ended without
     reporting one (a panic, for instance).  QEMU never outlives this call.
@@ -206,8 +227,12 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
 
     res = Result(EXIT_NO_STATUS, log_dir)
     trace = (qemu_trace, os.path.join(log_dir, "qemu-trace.log")) if qemu_trace else None
+    if platform == "rtsm":
+        res.qemu_log = os.path.join(log_dir, QEMU_LOG)
+        # QEMU appends to it: start empty, so that it is this run's only.
+        open(res.qemu_log, "w").close()
     cmd = qemu_command(kernel, dtb, initrd, smp, append, platform=platform,
-                       trace=trace)
+                       trace=trace, qemu_log=res.qemu_log)
     with open(os.path.join(log_dir, "qemu-command"), "w") as f:
         f.write(shlex.join(cmd) + "\n")
 
@@ -292,9 +317,11 @@ def interactive(*, variant="release", dtb=None, smp=None, append="", kernel=None
     os.makedirs(os.path.join(BUILD, "runs"), exist_ok=True)
     initrd = os.path.join(BUILD, "runs", f"interactive-{os.getpid()}.cpio.gz")
     interactive_initramfs(initrd, kernel, dtb)
+    qemu_log = os.path.join(BUILD, QEMU_LOG) if platform == "rtsm" else None
     cmd = qemu_command(kernel, dtb,
                        initrd, smp or DEFAULT_SMP, append,
-                       interactive=True, platform=platform, trace=trace)
+                       interactive=True, platform=platform, trace=trace,
+                       qemu_log=qemu_log)
     print("+ " + shlex.join(cmd), flush=True)
     try:
         return subprocess.call(cmd)
