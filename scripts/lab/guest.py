@@ -52,6 +52,25 @@ PLATFORMS = {
 }
 DEFAULT_PLATFORM = "virt"
 
+# The lab's own qemu-system-arm (make qemu).  "virt" runs on Debian's binary
+# unless LAB_VIRT_QEMU names another: "lab" for this one, "stock" for
+# Debian's, or a path.  The benchmarks and the WFE test compare the two.
+LAB_QEMU = os.path.join(BUILD, "qemu-build", "qemu-system-arm")
+VIRT_QEMU_ENV = "LAB_VIRT_QEMU"
+
+
+def platform_qemu(platform):
+    """The qemu-system-arm binary PLATFORM runs on (see LAB_VIRT_QEMU)."""
+    qemu = PLATFORMS[platform]["qemu"]
+    if platform != "virt":
+        return qemu
+    choice = os.environ.get(VIRT_QEMU_ENV, "")
+    if choice in ("", "stock"):
+        return qemu
+    if choice == "lab":
+        return LAB_QEMU
+    return choice
+
 MARK_DMESG_BEGIN = "@@GUEST-DMESG-BEGIN@@"
 MARK_DMESG_END = "@@GUEST-DMESG-END@@"
 MARK_EXIT = re.compile(r"@@GUEST-EXIT (\d+)@@")
@@ -99,7 +118,7 @@ def qemu_command(kernel, dtb, initrd, smp, append, interactive=False,
     reports violations of the power sequence."""
     m = PLATFORMS[platform]
     job_args = "" if interactive else "loglevel=5 console_msg_format=syslog printk.devkmsg=on"
-    cmd = [m["qemu"], "-M", m["machine"]]
+    cmd = [platform_qemu(platform), "-M", m["machine"]]
     if m["cpu"]:
         cmd += ["-cpu", m["cpu"]]
     cmd += ["-smp", str(smp),
@@ -219,7 +238,7 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
         log_dir = os.path.join(BUILD, "runs",
                                f"{stamp}-{os.getpid()}-{os.path.basename(script)}")
     os.makedirs(log_dir, exist_ok=True)
-    for f in (kernel, dtb, base_initramfs(), PLATFORMS[platform]["qemu"]):
+    for f in (kernel, dtb, base_initramfs(), platform_qemu(platform)):
         if os.sep in f and not os.path.exists(f):
             raise FileNotFoundError(f"{f} is missing: build it with 'make guest'")
     initrd = os.path.join(log_dir, "initramfs.cpio.gz")
@@ -243,6 +262,9 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
     in_dmesg = False
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True)
+    # For tests that measure QEMU itself (its CPU time, from /proc).
+    with open(os.path.join(log_dir, "qemu-pid"), "w") as f:
+        f.write(f"{proc.pid}\n")
     old_handlers = {}
 
     def on_signal(signum, frame):

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The guest side of make bench (scripts/bench): IKS switches, isolated and
 # concurrent, then migration by CPU hotplug, in one boot.
+# usage: bench.sh [SWITCHES [HOTPLUGS]]; HOTPLUGS 0 skips cpufreq and hotplug.
 SW=/sys/kernel/bL_switcher
 N=${1:-1000}
 HP=${2:-100}
@@ -11,6 +12,11 @@ bl-bench switch "$N" 1 || exit 1
 snap stats_isolated
 bl-bench switch "$((N / 4))" 0 1 2 3 || exit 1
 snap stats_concurrent
+# HP=0: the switches only (scripts/bench --compare, on each machine)
+if [ "$HP" -eq 0 ]; then
+	echo "@@BENCH-END@@"
+	exit 0
+fi
 # cpufreq: policy1 (logical CPU 1) between the A15's top and the A7's bottom
 CF=/sys/devices/system/cpu/cpufreq/policy1
 if [ -d $CF ]; then

@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# lab-test: timeout=600
+# WFE that sleeps, on the lab's QEMU (virt, multi-threaded TCG): seven guest
+# threads pinned to CPUs 1-7 wait for a flag in a user-mode WFE loop
+# (tests/tools/wfe-wait.c), and the host measures what the wait costs the
+# QEMU process in CPU time (/proc/PID/stat, sampled inside the wait, which
+# the guest marks on its output).  Then the thread on CPU 0 sets the flag,
+# with SEV and, in a second run, without: the waiters wake on SEV within a
+# few ms, and without SEV on the timer's event stream, well within the
+# guest's 10 ms tick (which would otherwise be what wakes them).  The same
+# run on Debian's stock QEMU, whose WFE does not sleep, shows its cost
+# beside ours and shows the cost check failing there.  A third boot, with
+# the guest's event stream off, separates the cost of sleeping from that
+# of the event stream's wake-ups (one per ~131 us per waiter).  Prints KTAP.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+logs=${LAB_LOGS:-$(mktemp -d)}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$logs"
+n=0
+failed=0
+pass() { n=$((n + 1)); [ -n "${2:-}" ] && echo "# $2"; echo "ok $n $1"; }
+fail() { n=$((n + 1)); failed=$((failed + 1)); echo "# $2"; echo "not ok $n $1"; }
+
+# Limits.  CPU: host CPU-seconds per second of waiting, for the whole QEMU
+# process (seven sleeping vCPUs and an idle one).  Wake-ups: the latest of
+# the seven, median over the rounds and the worst round.  The worst round
+# mostly measures the host's scheduler (eight vCPU threads on two shared
+# cores), stock QEMU's spinning waiters included: its limit is loose.
+cpu_limit=0.3
+sev_median_ms=5
+sev_max_ms=50
+nosev_median_ms=3
+wait_s=6
+rounds=15
+hz=$(getconf CLK_TCK)
+
+echo "KTAP version 1"
+echo "1..7"
+
+cat > "$tmp/job.sh" <<'GUEST'
+set -e
+# The switcher keeps one CPU of each A15/A7 pair online: turn it off, and
+# bring every CPU online, for eight.
+if [ -e /sys/kernel/bL_switcher/active ]; then
+	echo 0 > /sys/kernel/bL_switcher/active
+fi
+for c in /sys/devices/system/cpu/cpu[0-9]*/online; do
+	[ "$(cat "$c")" = 1 ] || echo 1 > "$c"
+done
+seconds=$1 rounds=$2
+shift 2
+for mode in "$@"; do
+	wfe-wait "$mode" "$seconds" "$rounds"
+done
+GUEST
+
+# cpu_ticks PID: user + system time of the process (all its threads)
+cpu_ticks() {
+	local stat
+	stat=$(cat "/proc/$1/stat")
+	stat=${stat##*) }
+	# fields 14 and 15 of stat are the 12th and 13th after "comm) "
+	echo "$stat" | awk '{ print $12 + $13 }'
+}
+
+# run QEMU_CHOICE NAME APPEND MODE...: boot the guest (extra kernel command
+# line APPEND) with the job on that QEMU, running wfe-wait in each MODE;
+# sample the QEMU process's CPU time inside each wait; leaves
+# $logs/NAME/out (the job's output) and $tmp/NAME.cpu (one rate per wait)
+run() {
+	local q=$1 name=$2 append=$3 dir=$logs/$2 pid="" gr_pid waits=0 c0 c1 t0 t1 deadline
+	shift 3
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	: > "$tmp/$name.cpu"
+	"$top/scripts/guest-run" --no-build --virt-qemu "$q" --timeout 240 --append "$append" \
+		--log-dir "$dir" "$tmp/job.sh" "$wait_s" "$rounds" "$@" > "$dir/out" 2>&1 &
+	gr_pid=$!
+	deadline=$((SECONDS + 200))
+	while [ "$waits" -lt $# ] && [ "$SECONDS" -lt "$deadline" ] && kill -0 "$gr_pid" 2>/dev/null; do
+		if [ "$(grep -c 'wfe-wait: wait-begin' "$dir/out" || true)" -gt "$waits" ]; then
+			waits=$((waits + 1))
+			pid=$(cat "$dir/qemu-pid")
+			# from 0.3 s into the wait to 2.8 s (it lasts $wait_s s)
+			sleep 0.3
+			c0=$(cpu_ticks "$pid")
+			t0=$(date +%s.%N)
+			sleep 2.5
+			c1=$(cpu_ticks "$pid")
+			t1=$(date +%s.%N)
+			if [ "$(grep -c 'wfe-wait: wait-end' "$dir/out" || true)" -ge "$waits" ]; then
+				echo "window-missed" >> "$tmp/$name.cpu"
+			else
+				awk -v c="$((c1 - c0))" -v hz="$hz" -v t0="$t0" -v t1="$t1" \
+					'BEGIN { printf "%.2f\n", c / hz / (t1 - t0) }' >> "$tmp/$name.cpu"
+			fi
+		fi
+		sleep 0.05
+	done
+	wait "$gr_pid" || echo "wfe.sh: guest-run failed, status $?" >> "$dir/out"
+}
+
+# figure NAME MODE KEY: a "KEY value" line of wfe-wait MODE's output
+figure() {
+	awk -v mode="$2" -v key="$3" '
+		/^evtstrm / { sec++ }
+		sec == (mode == "sev" ? 1 : 2) && $1 == key { print $2; exit }' "$logs/$1/out"
+}
+
+lab=$top/build/qemu-build/qemu-system-arm
+if [ ! -x "$lab" ]; then
+	echo "Bail out! no $lab: run 'make qemu'"
+	exit 1
+fi
+
+run lab lab "" sev nosev
+run stock stock "" sev nosev
+# The same wait with the guest's event stream off: what sleeping costs
+# without the wake-ups the architecture adds every period (~131 us here)
+run lab lab-noevt clocksource.arm_arch_timer.evtstrm=0 sev
+lab_noevt=$(sed -n 1p "$tmp/lab-noevt.cpu")
+lab_sev=$(sed -n 1p "$tmp/lab.cpu")
+lab_nosev=$(sed -n 2p "$tmp/lab.cpu")
+stock_sev=$(sed -n 1p "$tmp/stock.cpu")
+stock_nosev=$(sed -n 2p "$tmp/stock.cpu")
+echo "# QEMU CPU-seconds per second of 7 WFE waiters: lab ${lab_sev:-?} (sev run)," \
+	"${lab_nosev:-?} (no-SEV run, event stream); stock ${stock_sev:-?}, ${stock_nosev:-?};" \
+	"lab with the event stream off ${lab_noevt:-?}"
+
+ok_num() { [[ ${1:-} =~ ^[0-9]+(\.[0-9]+)?$ ]]; }
+below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
+
+# 1. the cost of waiting, lab QEMU
+if ok_num "$lab_sev" && below "$lab_sev" "$cpu_limit"; then
+	pass "7 WFE waiters cost lab QEMU $lab_sev CPU-s/s (< $cpu_limit; stock: ${stock_sev:-?})"
+else
+	fail "7 WFE waiters cost lab QEMU < $cpu_limit CPU-s/s" \
+		"measured '${lab_sev:-none}' (stock ${stock_sev:-?}); see $logs/lab"
+fi
+
+# 2. a check of the check: stock QEMU spins in WFE and would fail it
+if ok_num "$stock_sev" && ! below "$stock_sev" "$cpu_limit"; then
+	pass "the cost check fails on stock QEMU ($stock_sev CPU-s/s)"
+else
+	fail "the cost check fails on stock QEMU" "measured '${stock_sev:-none}'; see $logs/stock"
+fi
+
+# 3-4. wake-ups on SEV, and on the event stream alone
+for mode in sev nosev; do
+	med=$(figure lab "$mode" wake_max_median_us)
+	max=$(figure lab "$mode" wake_max_max_us)
+	if [ "$mode" = sev ]; then
+		lim_med=$((sev_median_ms * 1000)) lim_max=$((sev_max_ms * 1000))
+		what="all 7 wake within a few ms of SEV"
+	else
+		lim_med=$((nosev_median_ms * 1000)) lim_max=10000000
+		what="without SEV, all 7 wake on the event stream"
+	fi
+	if [[ ${med:-} =~ ^[0-9]+$ && ${max:-} =~ ^[0-9]+$ ]] &&
+		[ "$med" -le "$lim_med" ] && [ "$max" -le "$lim_max" ]; then
+		smed=$(figure stock "$mode" wake_max_median_us)
+		smax=$(figure stock "$mode" wake_max_max_us)
+		pass "$what" "latest of 7: median ${med} us, worst ${max} us over $rounds rounds (stock: ${smed:-?} us, ${smax:-?} us)"
+	else
+		fail "$what" "latest of 7: median '${med:-none}' us (limit $lim_med), worst '${max:-none}' us; see $logs/lab/out"
+	fi
+done
+
+# 5. the event stream is on (Linux enables it) and did the waking: the
+# waiters of the long no-SEV wait looped about once per event, not never
+# (no events) and not millions of times (a WFE that does not sleep)
+evt=$(figure lab nosev evtstrm)
+loops=$(figure lab nosev loops_first_round)
+if [ "${evt:-}" = 1 ] && [[ ${loops:-} =~ ^[0-9]+$ ]] &&
+	[ "$loops" -ge $((7 * wait_s * 100)) ] && [ "$loops" -le $((7 * wait_s * 100000)) ]; then
+	pass "the event stream wakes WFE periodically" "$loops WFE loops of 7 threads in ${wait_s} s"
+else
+	fail "the event stream wakes WFE periodically" "evtstrm '${evt:-}', loops '${loops:-}'"
+fi
+
+# 6. with the event stream off, what is left of the cost is the sleep itself
+if ok_num "$lab_noevt" && below "$lab_noevt" "$cpu_limit" &&
+	[ "$(awk '$1 == "evtstrm" { print $2; exit }' "$logs/lab-noevt/out")" = 0 ]; then
+	pass "with the event stream off, 7 WFE waiters cost lab QEMU $lab_noevt CPU-s/s (< $cpu_limit)"
+else
+	fail "with the event stream off, 7 WFE waiters cost lab QEMU < $cpu_limit CPU-s/s" \
+		"measured '${lab_noevt:-none}'; see $logs/lab-noevt/out"
+fi
+
+# 7. both guests ran to the end
+if grep -q 'wfe-wait: wait-end' "$logs/lab/out" && ! grep -q "wfe.sh: guest-run failed" "$logs/lab/out" &&
+	! grep -q "wfe.sh: guest-run failed" "$logs/stock/out" && [ "$(grep -c '^loops_first_round' "$logs/lab/out")" = 2 ]; then
+	pass "both jobs completed"
+else
+	fail "both jobs completed" "see $logs/lab/out and $logs/stock/out"
+fi
+
+[ "$failed" -eq 0 ]
