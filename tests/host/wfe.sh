@@ -186,13 +186,17 @@ else
 	fail "the event stream wakes WFE periodically" "evtstrm '${evt:-}', loops '${loops:-}'"
 fi
 
-# 6. with the event stream off, what is left of the cost is the sleep itself
-if ok_num "$lab_noevt" && below "$lab_noevt" "$cpu_limit" &&
+# 6. with the event stream off, what is left of the cost is the sleep
+# itself: less than half of what stock QEMU's spinning waiters cost (the
+# absolute figure moves with the host: 0.19-0.25 seen against 0.3; printed)
+if ok_num "$lab_noevt" && ok_num "$stock_sev" &&
+	below "$lab_noevt" "$(awk -v s="$stock_sev" 'BEGIN { print s / 2 }')" &&
 	[ "$(awk '$1 == "evtstrm" { print $2; exit }' "$logs/lab-noevt/out")" = 0 ]; then
-	pass "with the event stream off, 7 WFE waiters cost lab QEMU $lab_noevt CPU-s/s (< $cpu_limit)"
+	pass "with the event stream off, 7 WFE waiters cost lab QEMU less than half of stock's" \
+		"lab $lab_noevt, stock $stock_sev CPU-s/s; < $cpu_limit: $(below "$lab_noevt" "$cpu_limit" && echo yes || echo no)"
 else
-	fail "with the event stream off, 7 WFE waiters cost lab QEMU < $cpu_limit CPU-s/s" \
-		"measured '${lab_noevt:-none}'; see $logs/lab-noevt/out"
+	fail "with the event stream off, 7 WFE waiters cost lab QEMU less than half of stock's" \
+		"measured '${lab_noevt:-none}' (stock '${stock_sev:-none}'); see $logs/lab-noevt/out"
 fi
 
 # 7. both guests ran to the end
