@@ -35,13 +35,7 @@ ktap_expect "the secondary CPUs were taken down (pm_test waited at processors)" 
 	"$(dmesg | grep -c 'debug: Waiting for 5 seconds')"
 ktap_expect "switcher active again, logical CPUs 0-3 online" "1 0-3" \
 	"$(cat $SW/active) $(cat /sys/devices/system/cpu/online)"
-bad=""
-for n in $(sw_cpus); do
-	sw_switch $n 1 || bad="$bad cpu$n:to-1"
-	sw_switch $n 0 || bad="$bad cpu$n:to-0"
-done
-if why=$(sw_consistent); then :; else bad="$bad $why"; fi
-if [ -z "$bad" ] && [ "$(sw_cpus | wc -l)" = 4 ]; then
+if bad=$(sw_round_trip_all); then
 	ktap_pass "each logical CPU switches 0->1->0 afterwards, MCPM and PSCI agree"
 else
 	ktap_fail "each logical CPU switches 0->1->0 afterwards, MCPM and PSCI agree" "$bad"

@@ -74,3 +74,18 @@ sw_consistent() {
 	done
 	return "$_bad"
 }
+
+# Switches every logical CPU to cluster 1 and back to 0, then checks
+# sw_consistent and that the switcher has four logical CPUs.  Prints what
+# failed; returns non-zero if anything did.
+sw_round_trip_all() {
+	_rt=""
+	for _n in $(sw_cpus); do
+		sw_switch "$_n" 1 || _rt="$_rt cpu$_n:to-1"
+		sw_switch "$_n" 0 || _rt="$_rt cpu$_n:to-0"
+	done
+	if _why=$(sw_consistent); then :; else _rt="$_rt $_why"; fi
+	[ "$(sw_cpus | wc -l)" = 4 ] || _rt="$_rt $(sw_cpus | wc -l) logical CPUs"
+	echo "$_rt"
+	[ -z "$_rt" ]
+}
