@@ -14,6 +14,9 @@ B := $(TOP)/build
 TREE := $(B)/linux
 TREE_STAMP := $(TREE)/.git/lab-series
 VARIANT ?= release
+# The guest's machine for make run and make soak: rtsm (the lab's modelled
+# vexpress-a15-a7) or virt (QEMU virt on Debian's qemu-system-arm).
+PLATFORM ?= rtsm
 JOBS ?= $(shell nproc)
 KMAKE = $(MAKE) -C $(TREE) O=$(B)/kernel-$* ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- -j$(JOBS)
 
@@ -48,8 +51,9 @@ all: deps guest
 
 help:
 	@echo "make run              install missing packages, build, boot the guest to a shell"
+	@echo "                      (PLATFORM=rtsm, the modelled vexpress-a15-a7, or virt)"
 	@echo "make test             build the debug guest and run the whole test suite"
-	@echo "make soak             switch-storm chaos for SOAK_MINUTES (default 30) minutes"
+	@echo "make soak             switch-storm chaos for SOAK_MINUTES (default 30) minutes (PLATFORM=)"
 	@echo "make bench            IKS switch cost against hotplug migration, in one boot"
 	@echo "make verify           SPIN models of vlocks and MCPM, stress of the real vlock.S"
 	@echo "make guest            build kernel ($(VARIANT)), DTBs and initramfs"
@@ -144,7 +148,7 @@ guest: kernel dtbs initramfs qemu
 
 run: deps
 	@$(MAKE) -s guest VARIANT=$(VARIANT)
-	@scripts/guest-run --no-build --interactive --variant $(VARIANT)
+	@scripts/guest-run --no-build --interactive --variant $(VARIANT) --platform $(PLATFORM)
 
 test: deps
 	@$(MAKE) -s guest VARIANT=debug
@@ -160,7 +164,7 @@ bench: deps
 SOAK_MINUTES ?= 30
 soak: deps
 	@$(MAKE) -s guest VARIANT=debug
-	@scripts/soak $(SOAK_MINUTES)
+	@PLATFORM=$(PLATFORM) scripts/soak $(SOAK_MINUTES)
 
 clean:
 	rm -rf $(B)/kernel-* $(B)/dtb $(B)/initramfs $(B)/guest-tools $(B)/runs $(B)/test $(B)/soak

@@ -2,7 +2,8 @@
 must fail one of its checks and asserts that the runner fails it.  These
 are the checks of the checker: a hanging host suite, exit status 1 with
 every case ok, an unknown '# lab-test:' key, an expected failure that does
-not happen, and skipped unit tests counted as skips."""
+not happen, a bad platform= setting, and skipped unit tests counted as
+skips."""
 
 import contextlib
 import importlib.machinery
@@ -197,10 +198,28 @@ class RunnerTest(unittest.TestCase):
                 runner.Tally(), "s", {}, os.path.join(self.tmp.name, "none.log")))
             self.assertEqual(runner.check_qemu_log(runner.Tally(), "s", {}, None), "")
         with self.assertRaises(ValueError):
-            runner.header(self.script("v.sh", "# lab-test: qemu-expect=x\n"), "guest")
+            runner.header(self.script("v.sh", "# lab-test: platform=virt qemu-expect=x\n"),
+                          "guest")
         with self.assertRaises(ValueError):
             runner.header(self.script("w.sh", "# lab-test: platform=rtsm qemu-expect-count=1\n"),
                           "guest")
+
+    def test_platforms(self):
+        """A suite runs on the default platform (rtsm) unless it names
+        others; it is named SUITE@PLATFORM off the default one; a platform
+        the lab lacks, one named twice, or one dtb= for two platforms is
+        refused."""
+        hdr = runner.header(self.script("d.sh", "# lab-test: timeout=5\n"), "guest")
+        self.assertEqual(runner.platforms(hdr), ["rtsm"])
+        hdr = runner.header(self.script("b.sh", "# lab-test: platform=rtsm,virt\n"), "guest")
+        self.assertEqual(runner.platforms(hdr), ["rtsm", "virt"])
+        self.assertEqual([runner.instance_name("boot", p) for p in runner.platforms(hdr)],
+                         ["boot", "boot@virt"])
+        runner.header(self.script("q.sh", "# lab-test: qemu-expect=x\n"), "guest")
+        for bad in ("platform=tc2", "platform=virt,virt", "platform=rtsm,virt dtb=x.dtb",
+                    "platform=rtsm,virt qemu-expect=x"):
+            with self.assertRaises(ValueError, msg=bad):
+                runner.header(self.script("p.sh", f"# lab-test: {bad}\n"), "guest")
 
     def test_skipped_unit_tests_are_skips(self):
         self.script("test_lab_skipdemo.py", """\

@@ -50,7 +50,7 @@ PLATFORMS = {
                   "-global", "pl041.audiodev=lab-noaudio"],
     },
 }
-DEFAULT_PLATFORM = "virt"
+DEFAULT_PLATFORM = "rtsm"
 
 # The lab's own qemu-system-arm (make qemu).  "virt" runs on Debian's binary
 # unless LAB_VIRT_QEMU names another: "lab" for this one, "stock" for

@@ -40,9 +40,9 @@ for n in 0 1 2 3; do
 done
 ktap_expect "powersave: every logical CPU on its A7 at 175000 (A7 clock 350000)" "" "$bad"
 if why=$(sw_consistent); then
-	ktap_pass "MCPM and PSCI agree after powersave"
+	ktap_pass "MCPM and the power controller agree after powersave"
 else
-	ktap_fail "MCPM and PSCI agree after powersave" "$why"
+	ktap_fail "MCPM and the power controller agree after powersave" "$why"
 fi
 
 # 3. userspace: every entry up and down on each logical CPU, others at the bottom

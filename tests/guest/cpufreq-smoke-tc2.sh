@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timeout=300 dtb=qemu-virt-tc2.dtb smp=5
+# lab-test: platform=virt timeout=300 dtb=qemu-virt-tc2.dtb smp=5
 # The TC2-like 2+3 DT: two pairs, two policies over the virtual table; the
 # unpaired A7 stays offline; powersave and performance on the right cluster.
 # shellcheck disable=SC2086,SC2016,SC2012,SC2231 # CPU numbers, frequencies and sysfs paths are single words; single-quoted code runs in the guest

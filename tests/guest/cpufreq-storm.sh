@@ -4,7 +4,7 @@
 # busy and idle at different paces, under ondemand for the first half and
 # schedutil for the second, so that cpufreq switches the four logical CPUs
 # between their clusters concurrently; then the state is consistent: every
-# policy's frequency on its cluster, MCPM and PSCI agreeing, no failed
+# policy's frequency on its cluster, MCPM and the power controller agreeing, no failed
 # switch, idle CPUs back on their A7s.
 # shellcheck disable=SC2086,SC2016,SC2012,SC2231 # CPU numbers, frequencies and sysfs paths are single words; single-quoted code runs in the guest
 . /usr/share/lab/ktap.sh
@@ -75,9 +75,9 @@ while ! why=$(sw_consistent) && [ $i -lt 10 ]; do
 	i=$((i + 1))
 done
 if [ -z "$why" ]; then
-	ktap_pass "MCPM and PSCI agree after the storm"
+	ktap_pass "MCPM and the power controller agree after the storm"
 else
-	ktap_fail "MCPM and PSCI agree after the storm" "$why"
+	ktap_fail "MCPM and the power controller agree after the storm" "$why"
 fi
 
 # 5. the governors still work: performance puts everything on the A15s

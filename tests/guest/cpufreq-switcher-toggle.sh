@@ -109,8 +109,8 @@ for n in 0 1 2 3; do
 done
 ktap_expect "powersave after the round trips: all on their A7" "" "$bad"
 if why=$(sw_consistent); then
-	ktap_pass "MCPM and PSCI agree"
+	ktap_pass "MCPM and the power controller agree"
 else
-	ktap_fail "MCPM and PSCI agree" "$why"
+	ktap_fail "MCPM and the power controller agree" "$why"
 fi
 ktap_done

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: smp=5 dtb=qemu-virt-tc2.dtb append=no_bL_switcher timeout=300
+# lab-test: platform=virt smp=5 dtb=qemu-virt-tc2.dtb append=no_bL_switcher timeout=300
 # The asymmetric TC2-like variant: 2 x A15 + 3 x A7, five CPUs (the
 # switcher is kept off, so all five stay online).
 # shellcheck disable=SC2086,SC2016,SC3028 # CPU numbers and sysfs paths are single words; single-quoted code runs in the guest; busybox ash has RANDOM

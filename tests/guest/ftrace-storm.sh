@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timeout=300
+# lab-test: platform=virt timeout=300
 # Issue 11, defect 4: a CPU powering down leaves coherency (its cache off)
 # before its power-off: PSCI CPU_OFF through mcpm_psci_cpu_power_off() and
 # psci_0_2_cpu_off(), after __mcpm_cpu_down().  A function tracer running

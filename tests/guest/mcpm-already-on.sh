@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timeout=900
+# lab-test: platform=virt timeout=900
 # A power-up that finds its CPU still on its way off (PSCI ALREADY_ON)
 # must wait for it with mcpm_lock released and interrupts on: nobody
 # else's MCPM call may spin behind it.  mcpm/fault_delay_power_off_us

@@ -2,13 +2,19 @@
 # lab-test: append=no_bL_switcher timeout=600
 # Hotplug storm through MCPM: four concurrent loops online and offline
 # random CPUs (1..7) for 60 s.  Afterwards every CPU is back online, every
-# line of mcpm/state agrees with PSCI and with the online mask, and the
+# line of mcpm/state agrees with the power controller (DCSCB RST_STAT
+# or PSCI) and with the online mask, and the
 # runner checks the kernel log.
 # shellcheck disable=SC2086,SC2016,SC3028 # CPU numbers and sysfs paths are single words; single-quoted code runs in the guest; busybox ash has RANDOM
 . /usr/share/lab/ktap.sh
+. /usr/share/lab/platform.sh
 . /usr/share/lab/mcpm.sh
 ktap_plan 5
 
+# The race counters before the storm (on rtsm the A7s may contend for
+# their first-man vlock at boot: see mcpm-hotplug.sh).
+races0=""
+for r in $(lab_race_counters); do races0="$races0$r=$(mcpm_stat "$r") "; done
 SECS=${1:-60}
 end=$(($(date +%s) + SECS))
 dir=/tmp/storm
@@ -39,9 +45,9 @@ fi
 for c in 1 2 3 4 5 6 7; do set_online $c 1; done
 ktap_expect "every CPU back online" "0-7" "$(cat /sys/devices/system/cpu/online)"
 if why=$(mcpm_consistent); then
-	ktap_pass "mcpm/state agrees with PSCI and the online mask"
+	ktap_pass "mcpm/state agrees with the power controller and the online mask"
 else
-	ktap_fail "mcpm/state agrees with PSCI and the online mask" "$why"
+	ktap_fail "mcpm/state agrees with the power controller and the online mask" "$why"
 fi
 n=0
 for c in 0 1 2 3 4 5 6 7; do
@@ -50,9 +56,8 @@ done
 ktap_expect "a task runs on each of the 8 CPUs" 8 "$n"
 # CPU hotplug is serialised: the inbound/outbound race branches stay untaken.
 races=""
-for r in teardown_abort vlock_contended powerup_during_powerdown psci_already_on_retry; do
+for r in $(lab_race_counters); do
 	races="$races$r=$(mcpm_stat "$r") "
 done
-ktap_expect "race counters stay 0 (hotplug is serialised)" \
-	"teardown_abort=0 vlock_contended=0 powerup_during_powerdown=0 psci_already_on_retry=0 " "$races"
+ktap_expect "race counters do not move (hotplug is serialised)" "$races0" "$races"
 ktap_done

@@ -1,22 +1,32 @@
 #!/bin/sh
-# lab-test: append=no_bL_switcher timeout=600
-# MCPM runs the guest's CPUs: the secondaries boot through MCPM over PSCI,
-# the topology shows two clusters of four, and CPU hotplug takes CPUs and
-# whole clusters down and up through MCPM's state machine, with PSCI
-# reporting each CPU really off.  The switcher is kept off
+# lab-test: platform=rtsm,virt append=no_bL_switcher timeout=600
+# MCPM runs the guest's CPUs: the secondaries boot through MCPM (over the
+# DCSCB on rtsm, PSCI on virt), the topology shows two clusters of four,
+# and CPU hotplug takes CPUs and whole clusters down and up through MCPM's
+# state machine, with the power controller (DCSCB RST_STAT, PSCI
+# AFFINITY_INFO) reporting each CPU really off.  The switcher is kept off
 # (no_bL_switcher) so that all eight CPUs are free to hotplug.
 # shellcheck disable=SC2086,SC2016,SC3028 # CPU numbers and sysfs paths are single words; single-quoted code runs in the guest; busybox ash has RANDOM
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh
+. /usr/share/lab/platform.sh
 ktap_plan 14
 
-RACES="teardown_abort vlock_contended powerup_during_powerdown psci_already_on_retry"
+PWR=$(lab_power_ctl)
+RACES=$(lab_race_counters)
+# The race counters after boot.  On rtsm the secondaries wait in the boot
+# firmware's SYS_FLAGS loop and all enter mcpm_entry_point when it is set,
+# so the A7s may contend for cluster 1's first-man vlock at boot: a real
+# race, not one of hotplug's.
+races0=""
+for r in $RACES; do races0="$races0$r=$(mcpm_stat "$r") "; done
 
 # 1. secondaries booted through MCPM
-if dmesg | grep -q "mcpm-psci: CPU power through PSCI"; then
+if dmesg | grep -q "$(lab_mcpm_backend_msg)"; then
 	ktap_expect "7 secondaries powered up by MCPM at boot" "7" "$(mcpm_stat cpu_power_up)"
 else
-	ktap_fail "7 secondaries powered up by MCPM at boot" "the MCPM PSCI backend did not register"
+	ktap_fail "7 secondaries powered up by MCPM at boot" \
+		"the MCPM backend did not register: no '$(lab_mcpm_backend_msg)'"
 fi
 ktap_expect "cluster 1 set up once by a first man at boot" "1" "$(mcpm_stat cluster_setup)"
 
@@ -29,9 +39,9 @@ done
 ktap_expect "topology: two clusters of four (package/core/siblings)" \
 	"0/0/0-3 0/1/0-3 0/2/0-3 0/3/0-3 1/0/4-7 1/1/4-7 1/2/4-7 1/3/4-7 " "$topo"
 if why=$(mcpm_consistent); then
-	ktap_pass "mcpm/state agrees with the online mask and PSCI after boot"
+	ktap_pass "mcpm/state agrees with the online mask and $PWR after boot"
 else
-	ktap_fail "mcpm/state agrees with the online mask and PSCI after boot" "$why"
+	ktap_fail "mcpm/state agrees with the online mask and $PWR after boot" "$why"
 fi
 
 # 3. cluster 1 down and up, once, checked in detail
@@ -41,7 +51,7 @@ for c in 4 5 6 7; do set_online $c 0; done
 st="$(mcpm_cluster_state 1)"
 pw=""
 for c in 4 5 6 7; do pw="$pw$(mcpm_cpu_field "$(cpu_hwid $c)" state)/$(mcpm_cpu_field "$(cpu_hwid $c)" power) "; done
-ktap_expect "cpu4-7 offline: cluster 1 DOWN, its CPUs DOWN and OFF per PSCI" \
+ktap_expect "cpu4-7 offline: cluster 1 DOWN, its CPUs DOWN and OFF per $PWR" \
 	"DOWN NOT_COMING_UP DOWN/OFF DOWN/OFF DOWN/OFF DOWN/OFF " "$st $pw"
 ktap_expect "exactly one cluster_teardown for it" "$((td0 + 1))" "$(mcpm_stat cluster_teardown)"
 for c in 4 5 6 7; do set_online $c 1; done
@@ -68,7 +78,7 @@ td0=$(mcpm_stat cluster_teardown)
 for c in 1 2 3; do set_online $c 0; done
 pw=""
 for c in 1 2 3; do pw="$pw$(mcpm_cpu_field "$(cpu_hwid $c)" power) "; done
-ktap_expect "cpu1-3 offline: cluster 0 stays UP, cpu1-3 OFF per PSCI, no teardown" \
+ktap_expect "cpu1-3 offline: cluster 0 stays UP, cpu1-3 OFF per $PWR, no teardown" \
 	"UP NOT_COMING_UP OFF OFF OFF 0" "$(mcpm_cluster_state 0) $pw$(($(mcpm_stat cluster_teardown) - td0))"
 for c in 1 2 3; do set_online $c 1; done
 ktap_expect "cpu1-3 back online" "0-7" "$(cat /sys/devices/system/cpu/online)"
@@ -100,14 +110,13 @@ else
 fi
 
 if why=$(mcpm_consistent); then
-	ktap_pass "mcpm/state agrees with the online mask and PSCI at the end"
+	ktap_pass "mcpm/state agrees with the online mask and $PWR at the end"
 else
-	ktap_fail "mcpm/state agrees with the online mask and PSCI at the end" "$why"
+	ktap_fail "mcpm/state agrees with the online mask and $PWR at the end" "$why"
 fi
 
 # 7. serialised hotplug cannot produce the inbound/outbound races
 races=""
 for r in $RACES; do races="$races$r=$(mcpm_stat "$r") "; done
-ktap_expect "race counters stay 0 under serialised hotplug" \
-	"teardown_abort=0 vlock_contended=0 powerup_during_powerdown=0 psci_already_on_retry=0 " "$races"
+ktap_expect "race counters do not move under serialised hotplug" "$races0" "$races"
 ktap_done

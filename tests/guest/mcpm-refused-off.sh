@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timeout=600
+# lab-test: platform=virt timeout=600
 # A power controller that refuses CPU_OFF once: the CPU has already marked
 # itself CPU_DOWN with use count 0, so it must not re-enter the kernel
 # (it would sit in mcpm_entry_point, on, with a use count of 0, and every

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: platform=rtsm dtb=vexpress-a15-a7.dtb append=no_bL_switcher timeout=300 klog-expect='^<4>\[[ 0-9.]*\] (WARNING: suspicious RCU usage|\[ BUG: Invalid wait context \])$' qemu-expect='power-sequencing violation #[0-9]+ (\(snoop-off-cached\): CCI-400 slave interface 4 told to stop snoops and DVM messages while cluster 1 CPU [0-3] has its data cache on|\(cluster-reset-unheld\): cluster 1 reset asserted \(RST_HOLD1 0x10e\) while its CPU 0 is not held)' qemu-expect-count=2
+# lab-test: platform=rtsm append=no_bL_switcher timeout=300 qemu-expect='power-sequencing violation #[0-9]+ (\(snoop-off-cached\): CCI-400 slave interface 4 told to stop snoops and DVM messages while cluster 1 CPU [0-3] has its data cache on|\(cluster-reset-unheld\): cluster 1 reset asserted \(RST_HOLD1 0x10e\) while its CPU 0 is not held)' qemu-expect-count=2
 # A check of the power-sequencing checker of the modelled platform (QEMU's
 # DCSCB model, docs/platform.md): mcpm/fault_skip_cluster_cache_disable, a
 # test double, makes the last man of the next cluster power-down disable

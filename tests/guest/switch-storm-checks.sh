@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timeout=600 klog-expect='__bL_switch_to: mcpm_cpu_power_up\(\) returned -5'
+# lab-test: platform=rtsm,virt timeout=600 klog-expect='__bL_switch_to: mcpm_cpu_power_up\(\) returned -5'
 # switch-storm's own checks.  Bad arguments: each is refused on stderr with
 # exit 2 before anything changes (no switch made, no bl-storm or vfpcheck
 # left running, every cpufreq governor as it was, the switcher active).

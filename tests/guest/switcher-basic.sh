@@ -1,15 +1,19 @@
 #!/bin/sh
-# lab-test: timeout=600 klog-expect='CPU2: inbound CPU [0-9]+ cluster 1 did not come up within [0-9]+ ms: switch abandoned|__bL_switch_to: mcpm_cpu_power_up\(\) returned -5'
+# lab-test: platform=rtsm,virt timeout=600 klog-expect='CPU2: inbound CPU [0-9]+ cluster 1 did not come up within [0-9]+ ms: switch abandoned|__bL_switch_to: mcpm_cpu_power_up\(\) returned -5'
 # The in-kernel switcher on the 8-CPU guest: active after boot with four
 # A15/A7 pairs, each logical CPU switched 0 -> 1 -> 0 with its MPIDR read
-# back on the CPU itself, the outbound really off per PSCI, the /sys
+# back on the CPU itself, the outbound really off per the power controller
+# (DCSCB RST_STAT on rtsm, PSCI on virt), the /sys
 # contract (values, errors, permissions), tracepoints, the dummy
 # interface, hotplug veto, fault injection, and enable/disable round trips.
 # shellcheck disable=SC2086,SC2016,SC3028 # CPU numbers and sysfs paths are single words; single-quoted code runs in the guest; busybox ash has RANDOM
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
+. /usr/share/lab/platform.sh
 ktap_plan 18
+
+PWR=$(lab_power_ctl)
 
 # 1-2. active after boot, four pairs across the clusters
 ktap_expect "switcher active after boot, logical CPUs 0-3 online" "1 0-3" \
@@ -39,9 +43,9 @@ for n in $(sw_cpus); do
 	[ "$(sw_switches $n)" = "$((s0 + 2))" ] || bad="$bad cpu$n:switches=$(sw_switches $n)"
 done
 if [ -z "$bad" ]; then
-	ktap_pass "cpu0-3 switched 0->1->0: cluster, mpidr, PSCI OFF of the outbound, switches +2"
+	ktap_pass "cpu0-3 switched 0->1->0: cluster, mpidr, $PWR OFF of the outbound, switches +2"
 else
-	ktap_fail "cpu0-3 switched 0->1->0: cluster, mpidr, PSCI OFF of the outbound, switches +2" "$bad"
+	ktap_fail "cpu0-3 switched 0->1->0: cluster, mpidr, $PWR OFF of the outbound, switches +2" "$bad"
 fi
 
 # 4. MPIDR as each CPU reads it, with cpu1 and cpu3 on their A7s
@@ -51,9 +55,9 @@ want=""
 for n in 0 1 2 3; do want="$want$n:$(sw_mpidr $n) "; done
 ktap_expect "each CPU reads back the MPIDR its mpidr file names" "${want% }" "$(sw_mpidr_readback)"
 if why=$(sw_consistent); then
-	ktap_pass "MCPM and PSCI agree: running CPUs up, the other four off"
+	ktap_pass "MCPM and $PWR agree: running CPUs up, the other four off"
 else
-	ktap_fail "MCPM and PSCI agree: running CPUs up, the other four off" "$why"
+	ktap_fail "MCPM and $PWR agree: running CPUs up, the other four off" "$why"
 fi
 sw_switch 1 0
 sw_switch 3 0
@@ -130,6 +134,10 @@ ktap_expect "stats: requests = switches + failures" "$(sw_stat requests)" \
 
 # 14-16. enable/disable round trips restore all 8 CPUs in their places
 ok=1
+all_regs=""
+n=0
+for r in $(lab_cpu_regs); do all_regs="$all_regs$n:0x$r "; n=$((n + 1)); done
+all_regs=${all_regs% }
 why=""
 for round in 1 2 3; do
 	sw_switch 1 1
@@ -138,7 +146,7 @@ for round in 1 2 3; do
 	on=$(cat /sys/devices/system/cpu/online)
 	rb=$(sw_mpidr_readback)
 	[ "$on" = 0-7 ] || { ok=0; why="$why round $round: online $on"; }
-	[ "$rb" = "0:0x0 1:0x1 2:0x2 3:0x3 4:0x4 5:0x5 6:0x6 7:0x7" ] ||
+	[ "$rb" = "$all_regs" ] ||
 		{ ok=0; why="$why round $round: MPIDRs $rb"; }
 	mcpm_consistent > /tmp/why || { ok=0; why="$why round $round: $(cat /tmp/why)"; }
 	echo 1 > $SW/active
@@ -152,9 +160,9 @@ fi
 ktap_expect "after re-enable every logical CPU is on cluster 0" "0 0 0 0" \
 	"$(for n in 0 1 2 3; do sw_cluster $n; done | tr '\n' ' ' | sed 's/ $//')"
 if why=$(sw_consistent); then
-	ktap_pass "MCPM and PSCI agree at the end"
+	ktap_pass "MCPM and $PWR agree at the end"
 else
-	ktap_fail "MCPM and PSCI agree at the end" "$why"
+	ktap_fail "MCPM and $PWR agree at the end" "$why"
 fi
 ktap_expect "switch from cpu0 to cluster 1 after all that" "0 1" "$(sw_switch 0 1; echo $?) $(sw_cluster 0)"
 ktap_done

@@ -19,9 +19,9 @@ wait
 ktap_expect "$((4 * PER_CPU)) switches done, none failed" "$((4 * PER_CPU)) 0" \
 	"$(($(sw_stat switches) - s0)) $(($(sw_stat failures) - f0))"
 if why=$(sw_consistent); then
-	ktap_pass "MCPM and PSCI agree after the run"
+	ktap_pass "MCPM and the power controller agree after the run"
 else
-	ktap_fail "MCPM and PSCI agree after the run" "$why"
+	ktap_fail "MCPM and the power controller agree after the run" "$why"
 fi
 ktap_diag "$(grep -E '^latency_ns_(p50|p99|max)' $SW/stats | tr '\n' ' ')"
 n=0

@@ -11,6 +11,7 @@
 # console the runner checks.
 # shellcheck disable=SC2086 # CPU numbers are single words
 . /usr/share/lab/ktap.sh
+. /usr/share/lab/platform.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
 
@@ -22,18 +23,18 @@ if grep -q "lab.kexec_stage=2" /proc/cmdline; then
 	ktap_pass "the second kernel runs this job (lab.kexec_stage=2)" "$(cat /proc/cmdline)"
 	ktap_expect "second kernel: 8 CPUs brought up at boot" "1" \
 		"$(dmesg | grep -c 'smp: Brought up 1 node, 8 CPUs')"
-	if dmesg | grep -q "mcpm-psci: CPU power through PSCI"; then
+	if dmesg | grep -q "$(lab_mcpm_backend_msg)"; then
 		# 7 secondaries powered up, then the switcher took 4 down.
 		ktap_expect "second kernel: 7 secondaries powered up by MCPM" "7" "$(mcpm_stat cpu_power_up)"
 	else
-		ktap_fail "second kernel: 7 secondaries powered up by MCPM" "the MCPM PSCI backend did not register"
+		ktap_fail "second kernel: 7 secondaries powered up by MCPM" "the MCPM backend did not register: no '$(lab_mcpm_backend_msg)'"
 	fi
 	ktap_expect "second kernel: switcher active, logical CPUs 0-3 online" "1 0-3" \
 		"$(cat $SW/active) $(cat /sys/devices/system/cpu/online)"
 	if bad=$(sw_round_trip_all); then
-		ktap_pass "second kernel: each logical CPU switches 0->1->0, MCPM and PSCI agree"
+		ktap_pass "second kernel: each logical CPU switches 0->1->0, MCPM and the power controller agree"
 	else
-		ktap_fail "second kernel: each logical CPU switches 0->1->0, MCPM and PSCI agree" "$bad"
+		ktap_fail "second kernel: each logical CPU switches 0->1->0, MCPM and the power controller agree" "$bad"
 	fi
 	ktap_done
 fi

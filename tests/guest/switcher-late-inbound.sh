@@ -105,15 +105,15 @@ for n in 0 1 2 3; do sw_switch $n 0; done
 
 # 7. exactly four physical CPUs on per PSCI, use counts match
 if why=$(sw_consistent); then
-	ktap_pass "MCPM and PSCI agree: 4 CPUs UP/1/ON, 4 DOWN/0/OFF"
+	ktap_pass "MCPM and the power controller agree: 4 CPUs UP/1/ON, 4 DOWN/0/OFF"
 else
-	ktap_fail "MCPM and PSCI agree: 4 CPUs UP/1/ON, 4 DOWN/0/OFF" "$why"
+	ktap_fail "MCPM and the power controller agree: 4 CPUs UP/1/ON, 4 DOWN/0/OFF" "$why"
 fi
 on=0
 for h in 0 1 2 3 4 5 6 7; do
 	[ "$(mcpm_cpu_field $h power)" = ON ] && on=$((on + 1))
 done
-ktap_expect "exactly four physical CPUs ON per PSCI" 4 "$on"
+ktap_expect "exactly four physical CPUs ON per the power controller" 4 "$on"
 
 # 8. the books balance
 ktap_expect "stats: requests = switches + failures" "$(sw_stat requests)" \

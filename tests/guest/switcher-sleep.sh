@@ -2,8 +2,8 @@
 # lab-test: timeout=240
 # System sleep with the switcher active (issue 11, defect 3): suspend and
 # hibernation take every CPU but one down with freeze_secondary_cpus(),
-# which the switcher's hotplug veto used to make fail.  QEMU's PSCI has no
-# SYSTEM_SUSPEND (so no "mem" state) and suspend-to-idle never takes CPUs
+# which the switcher's hotplug veto used to make fail.  virt's PSCI has no
+# SYSTEM_SUSPEND (so no "mem" state there) and suspend-to-idle never takes CPUs
 # down, so the path is driven by hibernation with pm_test=processors:
 # processes and devices are frozen, the secondary CPUs taken down (for 5 s)
 # and brought back, no image is written.  The switcher must step aside for
@@ -36,8 +36,8 @@ ktap_expect "the secondary CPUs were taken down (pm_test waited at processors)" 
 ktap_expect "switcher active again, logical CPUs 0-3 online" "1 0-3" \
 	"$(cat $SW/active) $(cat /sys/devices/system/cpu/online)"
 if bad=$(sw_round_trip_all); then
-	ktap_pass "each logical CPU switches 0->1->0 afterwards, MCPM and PSCI agree"
+	ktap_pass "each logical CPU switches 0->1->0 afterwards, MCPM and the power controller agree"
 else
-	ktap_fail "each logical CPU switches 0->1->0 afterwards, MCPM and PSCI agree" "$bad"
+	ktap_fail "each logical CPU switches 0->1->0 afterwards, MCPM and the power controller agree" "$bad"
 fi
 ktap_done

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: smp=5 dtb=qemu-virt-tc2.dtb timeout=300
+# lab-test: platform=virt smp=5 dtb=qemu-virt-tc2.dtb timeout=300
 # The switcher on the asymmetric TC2-like DT (2 x A15 + 3 x A7): two
 # pairs, one A7 left offline and reported, both pairs switch.
 # shellcheck disable=SC2086,SC2016,SC3028 # CPU numbers and sysfs paths are single words; single-quoted code runs in the guest; busybox ash has RANDOM

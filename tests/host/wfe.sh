@@ -76,7 +76,7 @@ run() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	: > "$tmp/$name.cpu"
-	"$top/scripts/guest-run" --no-build --virt-qemu "$q" --timeout 240 --append "$append" \
+	"$top/scripts/guest-run" --no-build --platform virt --virt-qemu "$q" --timeout 240 --append "$append" \
 		--log-dir "$dir" "$tmp/job.sh" "$wait_s" "$rounds" "$@" > "$dir/out" 2>&1 &
 	gr_pid=$!
 	deadline=$((SECONDS + 200))

@@ -1,0 +1,46 @@
+# shellcheck shell=sh
+# Which platform the guest runs on, for suites that run on both (tests/run's
+# platform=rtsm,virt): "rtsm" (QEMU vexpress-a15-a7, the modelled platform:
+# A7 MPIDRs 0x100-0x103, DCSCB, CCI-400) or "virt" (QEMU virt: flat MPIDRs
+# 0-7, the PSCI backend), from the root node's compatible string.
+
+lab_platform() {
+	case "$(tr '\0' ' ' < /proc/device-tree/compatible)" in
+	*arm,vexpress*) echo rtsm ;;
+	*linux,dummy-virt*|*lab,*) echo virt ;;
+	*) echo unknown ;;
+	esac
+}
+
+# The MPIDR affinity (DT reg) of the 8 physical CPUs, in logical order, as
+# hexadecimal words without 0x: "0 1 2 3 100 101 102 103" or "0 1 ... 7".
+lab_cpu_regs() {
+	if [ "$(lab_platform)" = rtsm ]; then
+		echo "0 1 2 3 100 101 102 103"
+	else
+		echo "0 1 2 3 4 5 6 7"
+	fi
+}
+
+# What reports a physical CPU's power state to MCPM's debugfs ("power"
+# field of mcpm/state): PSCI AFFINITY_INFO on virt, the DCSCB's RST_STAT
+# on rtsm.  For test names.
+lab_power_ctl() {
+	if [ "$(lab_platform)" = rtsm ]; then echo DCSCB; else echo PSCI; fi
+}
+
+# The kernel message of the MCPM backend that must have registered.
+lab_mcpm_backend_msg() {
+	if [ "$(lab_platform)" = rtsm ]; then
+		echo "VExpress DCSCB support installed"
+	else
+		echo "mcpm-psci: CPU power through PSCI"
+	fi
+}
+
+# MCPM's race counters (mcpm/stats) on this platform: psci_already_on_retry
+# exists only with the PSCI backend.
+lab_race_counters() {
+	echo "teardown_abort vlock_contended powerup_during_powerdown$( \
+		[ "$(lab_platform)" = virt ] && echo " psci_already_on_retry")"
+}
