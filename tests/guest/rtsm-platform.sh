@@ -6,7 +6,7 @@
 # (debugfs arm_cpuid), not taken from the DT.
 # shellcheck disable=SC2086 # CPU numbers are single words
 . /usr/share/lab/ktap.sh
-ktap_plan 7
+ktap_plan 8
 
 log=$(dmesg)
 for msg in "ARM CCI driver probed" "VExpress DCSCB support installed"; do
@@ -42,4 +42,12 @@ for n in 0 1 2 3 4 5 6 7; do
 	pkg="$pkg$(cat /sys/devices/system/cpu/cpu$n/topology/physical_package_id)"
 done
 ktap_expect "cluster ids 0 and 1" "00001111" "$pkg"
+
+# The machine starts as RTSM's boot firmware leaves it (Linux assumes it):
+# the boot cluster's CCI interface 3 snooping (nothing in Linux enables
+# it: the boot CPU never runs mcpm_entry_point), non-secure access to the
+# CCI allowed (Secure Access register, 0x2c090008, bit 0).
+ktap_expect "firmware state: CCI interface 3 snoops and DVM on, non-secure access on" \
+	"snoop3 0x3 secure_access 0x1" \
+	"snoop3 $(printf '0x%x' $(($(devmem 0x2c094000 32) & 3))) secure_access $(printf '0x%x' $(($(devmem 0x2c090008 32) & 1)))"
 ktap_done

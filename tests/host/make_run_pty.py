@@ -135,7 +135,7 @@ def main():
     term = Term(argv, top, typescript)
     try:
         m, text = term.expect(PROMPT, 600)
-        qemu = re.search(rb"\+ (qemu-system-arm [^\r\n]*)", text)
+        qemu = re.search(rb"\+ ((?:\S*/)?qemu-system-arm [^\r\n]*)", text)
         tail = text[-300:].decode(errors="replace")
         result(m is not None, "make run boots to the guest's shell prompt",
                f"no prompt; last output: {tail} (see {typescript})" if m is None else "")
