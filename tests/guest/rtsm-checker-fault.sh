@@ -15,31 +15,10 @@
 # shellcheck disable=SC2086 # CPU numbers are single words
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh
+. /usr/share/lab/rtsm.sh
 ktap_plan 5
 
 SKIP=$MCPM_DIR/fault_skip_cluster_cache_disable
-DCSCB=0x60000000
-CCI_S4=0x2c095000
-stat1() { printf '0x%x' $(($(devmem $((DCSCB + 0x10)) 32))); }
-hold1() { printf '0x%x' $(($(devmem $((DCSCB + 0x4)) 32))); }
-snoop4() { printf '0x%x' $(($(devmem $CCI_S4 32) & 3)); }
-
-# wait_for WHAT EXPECTED: poll up to 2 s
-wait_for() {
-	i=0
-	while [ "$($1)" != "$2" ] && [ $i -lt 20 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	"$1"
-}
-
-set_cluster1() {
-	for n in 4 5 6 7; do
-		echo "$1" > /sys/devices/system/cpu/cpu$n/online || return 1
-	done
-}
-
 echo 1 > $SKIP
 ktap_expect "fault_skip_cluster_cache_disable: mode 600, set to 1" "600 1" \
 	"$(stat -c %a $SKIP) $(cat $SKIP)"

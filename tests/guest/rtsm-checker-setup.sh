@@ -13,32 +13,10 @@
 # shellcheck disable=SC2086 # CPU numbers are single words
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh
+. /usr/share/lab/rtsm.sh
 ktap_plan 6
 
 SKIP=$MCPM_DIR/fault_skip_cluster_setup
-DCSCB=0x60000000
-CCI_S4=0x2c095000
-stat1() { printf '0x%x' $(($(devmem $((DCSCB + 0x10)) 32))); }
-snoop4() { printf '0x%x' $(($(devmem $CCI_S4 32) & 3)); }
-
-# wait_for WHAT EXPECTED: poll up to 2 s
-wait_for() {
-	i=0
-	while [ "$($1)" != "$2" ] && [ $i -lt 20 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	"$1"
-}
-
-set_cpus() {
-	want=$1
-	shift
-	for n in "$@"; do
-		echo "$want" > /sys/devices/system/cpu/cpu$n/online || return 1
-	done
-}
-
 bad=""
 for v in 2 -1 x ""; do
 	if echo "$v" 2>/dev/null > $SKIP; then bad="$bad '$v' accepted"; fi

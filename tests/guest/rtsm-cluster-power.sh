@@ -8,31 +8,8 @@
 # the holds and turns snoops back on.  Ten cycles.
 # shellcheck disable=SC2086 # CPU numbers are single words
 . /usr/share/lab/ktap.sh
+. /usr/share/lab/rtsm.sh
 ktap_plan 4
-
-DCSCB=0x60000000
-CCI_S4=0x2c095000
-rd() { printf '0x%x' $(($(devmem "$1" 32))); }
-hold1() { rd $((DCSCB + 0x4)); }
-stat1() { rd $((DCSCB + 0x10)); }
-snoop4() { printf '0x%x' $(($(devmem $CCI_S4 32) & 3)); }
-
-# wait_for WHAT EXPECTED: poll up to 2 s (the last CPU reaches WFI shortly
-# after its offline returns)
-wait_for() {
-	i=0
-	while [ "$($1)" != "$2" ] && [ $i -lt 20 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	"$1"
-}
-
-set_cluster1() {
-	for n in 4 5 6 7; do
-		echo "$1" > /sys/devices/system/cpu/cpu$n/online || return 1
-	done
-}
 
 before="hold $(hold1) stat $(stat1) snoop $(snoop4)"
 ktap_expect "cluster 1 up at boot: no holds, snooping" "hold 0x0 stat 0x0 snoop 0x3" "$before"
