@@ -127,7 +127,7 @@ def qemu_command(kernel, dtb, initrd, smp, append, interactive=False,
                 f"console={m['console']}", "panic=-1", job_args, append])),
             "-no-reboot", "-nodefaults", "-display", "none"] + m["extra"]
     if trace:
-        cmd += ["-trace", f"enable={trace[0]},file={trace[1]}"]
+        cmd += ["-trace", f"enable={trace[0]},file={trace[1]}", "-msg", "timestamp=on"]
     if qemu_log:
         cmd += ["-d", "guest_errors", "-D", qemu_log]
     if interactive:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Bad arguments to the guest's C tools (bl-storm, bl-bench, vfpcheck,
-# runas): each case must print an error on stderr and exit 2 at once,
+# runas, cpu-loop): each case must print an error on stderr and exit 2 at once,
 # before any switch, write or exec.  The static armhf binaries run here
 # under qemu-arm (qemu-user); nothing they could touch exists on the host,
 # and a case that does not stop within 10 s fails.  switch-storm's
@@ -35,6 +35,13 @@ cases=(
 	"runas abc 0 true"
 	"runas 0 -1 true"
 	"runas 1000x 1000 true"
+	"cpu-loop"
+	"cpu-loop abc"
+	"cpu-loop 0"
+	"cpu-loop 10abc"
+	"cpu-loop -c x 5"
+	"cpu-loop -c 5"
+	"cpu-loop -q 5"
 )
 echo "KTAP version 1"
 echo "1..${#cases[@]}"

@@ -1,0 +1,167 @@
+#!/bin/sh
+# lab-test: platform=rtsm append=no_bL_switcher timeout=600
+# The modelled platform's cluster clocks, speed and energy meters
+# (QEMU's vexpress-bl-dcc behind SYS_CFG site 1, docs/dvfs-energy.md),
+# through mainline's clk-vexpress-osc and vexpress-hwmon and the cpufreq
+# front end's per-cluster policies (the switcher off: policy0 = the A15s,
+# policy4 = the A7s):
+#  - the meters appear as hwmon devices labelled with their cluster;
+#  - under userspace, each OPP of each cluster reaches the clock tree
+#    (clk debugfs), the model's oscillator and scaling_cur_freq; a rate
+#    between OPPs is rounded up (CPUFREQ_RELATION_L), garbage is refused;
+#  - a fixed loop's time follows the clock: top against bottom of each
+#    cluster's range, and an A7 against an A15 at the same 1 GHz (the
+#    model's speed ratio 1024/516), within 15%;
+#  - the energy meters never decrease; the same loop costs less energy on
+#    an A7 at 350 MHz than on an A15 at 1.2 GHz; a cluster held in reset
+#    draws nothing;
+#  - out-of-range OSC and VOLT values and a function the site lacks,
+#    written straight to SYS_CFGCTRL, get SYS_CFGSTAT's error and change
+#    nothing.
+# shellcheck disable=SC2086,SC2013,SC2034 # CPU numbers and frequencies are single words; the round counter is unused
+. /usr/share/lab/ktap.sh
+. /usr/share/lab/rtsm.sh
+. /usr/share/lab/syscfg.sh
+CF=/sys/devices/system/cpu/cpufreq
+CLK=/sys/kernel/debug/clk
+ktap_plan 11
+
+# hwmon_file LABEL KIND: the hwmon input whose label is LABEL
+hwmon_file() {
+	for _l in /sys/class/hwmon/hwmon*/"$2"*_label; do
+		[ "$(cat "$_l")" = "$1" ] && { echo "${_l%_label}_input"; return 0; }
+	done
+	return 1
+}
+got=""
+for l in "A15 Jcore:energy" "A7 Jcore:energy" "A15 Pcore:power" "A7 Pcore:power" \
+	 "A15 Icore:curr" "A7 Icore:curr"; do
+	f=$(hwmon_file "${l%%:*}" "${l#*:}") && [ -r "$f" ] && got="$got ${l%%:*}"
+done
+ktap_expect "hwmon: energy, power and current of each cluster, labelled" \
+	" A15 Jcore A7 Jcore A15 Pcore A7 Pcore A15 Icore A7 Icore" "$got"
+E0=$(hwmon_file "A15 Jcore" energy)
+E1=$(hwmon_file "A7 Jcore" energy)
+P1=$(hwmon_file "A7 Pcore" power)
+
+# Each OPP of each cluster under userspace: cpufreq, the clock tree and the
+# model agree.
+bad=""
+for p in 0 4; do
+	c=$((p / 4))
+	echo userspace > $CF/policy$p/scaling_governor
+	for f in $(cat $CF/policy$p/scaling_available_frequencies); do
+		echo $f > $CF/policy$p/scaling_setspeed
+		got="$(cat $CF/policy$p/scaling_cur_freq) $(cat $CLK/cluster$c/clk_rate) $(syscfg_exec $CFG_OSC $c)"
+		[ "$got" = "$f $((f * 1000)) $((f * 1000))" ] || bad="$bad policy$p $f: $got;"
+	done
+done
+if [ -z "$bad" ]; then
+	ktap_pass "every OPP of both clusters: scaling_cur_freq, clk_rate and the model's OSC agree"
+else
+	ktap_fail "every OPP of both clusters: scaling_cur_freq, clk_rate and the model's OSC agree" "$bad"
+fi
+
+echo 550000 > $CF/policy0/scaling_setspeed
+ktap_expect "550 MHz on the A15s is rounded up to the 600 MHz OPP" \
+	"600000 600000000" "$(cat $CF/policy0/scaling_cur_freq) $(syscfg_exec $CFG_OSC 0)"
+before="$(cat $CF/policy0/scaling_setspeed) $(syscfg_exec $CFG_OSC 0)"
+refused=0
+for v in abc 12abc -1 ""; do
+	echo "$v" > $CF/policy0/scaling_setspeed 2>/dev/null || refused=$((refused + 1))
+done
+ktap_expect "garbage in scaling_setspeed is refused and changes nothing" \
+	"4 $before" "$refused $(cat $CF/policy0/scaling_setspeed) $(syscfg_exec $CFG_OSC 0)"
+
+# loop_ns CPU: one timed run of the fixed loop on CPU, the test's own
+# shell kept off CPU's cluster
+loop_ns() {
+	if [ "$1" -lt 4 ]; then taskset -p -c 5 $$ >/dev/null; else taskset -p -c 1 $$ >/dev/null; fi
+	cpu-loop -c "$1" 30 | awk '{ print $4 }'
+}
+set_khz() { echo "$2" > $CF/policy$1/scaling_setspeed; }
+# within15 NAME MEASURED-RATIO-x1000 EXPECTED-RATIO-x1000
+within15() {
+	if [ $(($2 * 100)) -ge $(($3 * 85)) ] && [ $(($2 * 100)) -le $(($3 * 115)) ]; then
+		ktap_pass "$1" "ratio $2/1000, modelled $3/1000"
+	else
+		ktap_fail "$1" "ratio $2/1000, modelled $3/1000"
+	fi
+}
+min() { if [ -z "$1" ] || [ "$2" -lt "$1" ]; then echo "$2"; else echo "$1"; fi; }
+# Five rounds of every setting, the fastest run of each kept: the host's
+# other work only ever adds time, and a burst of it spoils one round of
+# every setting rather than every run of one.
+e_before="$(cat $E0) $(cat $E1)"
+seq0="" seq1=""
+a15_top="" a15_1g="" a15_500="" a7_top="" a7_bottom=""
+for round in 1 2 3 4 5; do
+	set_khz 0 1200000
+	a15_top=$(min "$a15_top" "$(loop_ns 0)")
+	set_khz 0 1000000
+	a15_1g=$(min "$a15_1g" "$(loop_ns 0)")
+	set_khz 0 500000
+	a15_500=$(min "$a15_500" "$(loop_ns 0)")
+	set_khz 4 1000000
+	a7_top=$(min "$a7_top" "$(loop_ns 4)")
+	set_khz 4 350000
+	a7_bottom=$(min "$a7_bottom" "$(loop_ns 4)")
+	seq0="$seq0 $(cat $E0)" seq1="$seq1 $(cat $E1)"
+done
+ktap_diag "loop (ns): A15 1.2 GHz $a15_top, 1 GHz $a15_1g, 500 MHz $a15_500; A7 1 GHz $a7_top, 350 MHz $a7_bottom"
+within15 "A15: 500 MHz against 1.2 GHz" $((a15_500 * 1000 / a15_top)) 2400
+within15 "A7: 350 MHz against 1 GHz" $((a7_bottom * 1000 / a7_top)) 2857
+# speed = f / 1.2 GHz * DMIPS/MHz / 1024: an A7 at f is 516/1024 of an A15
+within15 "A7 against A15, both at 1 GHz (DMIPS/MHz 1024/516)" \
+	$((a7_top * 1000 / a15_1g)) 1984
+
+# Energy of the same loop: an A7 at 350 MHz against an A15 at 1.2 GHz, each
+# meter read around the run (the shell kept on the other cluster)
+set_khz 0 1200000
+taskset -p -c 5 $$ >/dev/null
+e=$(cat $E0); cpu-loop -c 0 60 >/dev/null; e_a15=$(($(cat $E0) - e))
+taskset -p -c 1 $$ >/dev/null
+e=$(cat $E1); cpu-loop -c 4 60 >/dev/null; e_a7=$(($(cat $E1) - e))
+ktap_diag "same loop: A15 at 1.2 GHz $e_a15 uJ, A7 at 350 MHz $e_a7 uJ"
+if [ "$e_a7" -gt 0 ] && [ "$e_a7" -lt "$e_a15" ]; then
+	ktap_pass "the same work costs less energy on an A7 at 350 MHz than on an A15 at 1.2 GHz"
+else
+	ktap_fail "the same work costs less energy on an A7 at 350 MHz than on an A15 at 1.2 GHz" \
+		"A15 $e_a15 uJ, A7 $e_a7 uJ"
+fi
+e_after="$(cat $E0) $(cat $E1)"
+# shellcheck disable=SC2046 # four numbers
+set -- $e_before $e_after
+# rising LIST: each reading at least the one before, the last above the first
+rising() { echo "$*" | awk '{ for (i = 2; i <= NF; i++) if ($i < $(i - 1)) exit 1; exit !($NF > $1) }'; }
+if rising "$1 $seq0 $3" && rising "$2 $seq1 $4"; then
+	ktap_pass "energy meters never decrease (7 readings each, while both clusters work)"
+else
+	ktap_fail "energy meters never decrease (7 readings each, while both clusters work)" 		"A15:$1 $seq0 $3 A7:$2 $seq1 $4"
+fi
+
+# The A7 cluster held in reset: its meter stands still, its power reads 0
+taskset -p -c 0-3 $$ >/dev/null
+set_cluster1 0
+held=$(wait_for stat1 0x10f)
+sleep 0.3
+e=$(cat $E1)
+sleep 1
+ktap_expect "cluster 1 held in reset (RST_STAT1 $held): no energy in 1 s, no power" \
+	"0x10f 0 0" "$held $(($(cat $E1) - e)) $(cat $P1)"
+set_cluster1 1
+
+# Bad input straight to SYS_CFGCTRL: the error, and nothing changes
+before="$(syscfg_exec $CFG_OSC 0) $(syscfg_exec $CFG_OSC 1) $(syscfg_exec $CFG_VOLT 0) $(syscfg_exec $CFG_VOLT 1)"
+errs=0
+syscfg_exec $CFG_OSC 0 100 || errs=$((errs + 1))
+syscfg_exec $CFG_OSC 0 1300000000 || errs=$((errs + 1))
+syscfg_exec $CFG_OSC 1 1200000000 || errs=$((errs + 1))
+syscfg_exec $CFG_VOLT 0 1200000 || errs=$((errs + 1))
+syscfg_exec $CFG_VOLT 1 0 || errs=$((errs + 1))
+syscfg_exec $CFG_OSC 7 500000000 || errs=$((errs + 1))
+syscfg_exec $CFG_POWER 0 1 || errs=$((errs + 1))
+after="$(syscfg_exec $CFG_OSC 0) $(syscfg_exec $CFG_OSC 1) $(syscfg_exec $CFG_VOLT 0) $(syscfg_exec $CFG_VOLT 1)"
+ktap_expect "7 bad SYS_CFG writes: each gets SYS_CFGSTAT's error, nothing changes" \
+	"7 $before" "$errs $after"
+ktap_done
