@@ -102,7 +102,7 @@ def checker_violations(text):
 
 
 def qemu_command(kernel, dtb, initrd, smp, append, interactive=False,
-                 platform=DEFAULT_PLATFORM, trace=None, qemu_log=None):
+                 platform=DEFAULT_PLATFORM, trace=None, qemu_log=None, qemu_args=()):
     """The QEMU command line; TRACE is (PATTERN, FILE) for -trace.  Both
     paths use -nodefaults: QEMU's default devices (a NIC whose option ROM
     comes from ipxe-qemu, a VGA) are not part of the machine, and
@@ -115,7 +115,8 @@ def qemu_command(kernel, dtb, initrd, smp, append, interactive=False,
     from being rate-limited.  The interactive guest shows every message
     without levels, as a user expects.  QEMU_LOG is a file for QEMU's
     guest errors (-d guest_errors), where the rtsm platform's checker
-    reports violations of the power sequence."""
+    reports violations of the power sequence.  QEMU_ARGS are added as
+    they are (e.g. -global options of the machine's devices)."""
     m = PLATFORMS[platform]
     job_args = "" if interactive else "loglevel=5 console_msg_format=syslog printk.devkmsg=on"
     cmd = [platform_qemu(platform), "-M", m["machine"]]
@@ -125,7 +126,7 @@ def qemu_command(kernel, dtb, initrd, smp, append, interactive=False,
             "-m", m["memory"], "-kernel", kernel, "-dtb", dtb, "-initrd", initrd,
             "-append", " ".join(filter(None, [
                 f"console={m['console']}", "panic=-1", job_args, append])),
-            "-no-reboot", "-nodefaults", "-display", "none"] + m["extra"]
+            "-no-reboot", "-nodefaults", "-display", "none"] + m["extra"] + list(qemu_args)
     if trace:
         cmd += ["-trace", f"enable={trace[0]},file={trace[1]}", "-msg", "timestamp=on"]
     if qemu_log:
@@ -204,6 +205,8 @@ class Result:
         # QEMU's guest errors (rtsm: the power-sequencing checker's
         # reports), or None on a platform that has no checker.
         self.qemu_log = None
+        # time.monotonic() when QEMU was started
+        self.started = None
 
 
 def _kill_group(proc):
@@ -218,7 +221,7 @@ def _kill_group(proc):
 
 def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
         timeout=300, log_dir=None, stream=sys.stdout, kernel=None,
-        platform=DEFAULT_PLATFORM, qemu_trace=None):
+        platform=DEFAULT_PLATFORM, qemu_trace=None, qemu_args=()):
     """Boot a fresh guest that runs SCRIPT with ARGS and powers off.
 
     Streams the job's output to STREAM, keeps the console, the job's
@@ -228,7 +231,7 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
     killed at the time limit, or EXIT_NO_STATUS if it ended without
     reporting one (a panic, for instance).  QEMU never outlives this call.
     PLATFORM is a key of PLATFORMS; QEMU_TRACE a -trace pattern, whose
-    events go to LOG_DIR/qemu-trace.log.
+    events go to LOG_DIR/qemu-trace.log; QEMU_ARGS more QEMU options.
     """
     kernel = kernel or kernel_image(variant)
     dtb = dtb or PLATFORMS[platform]["dtb"]
@@ -251,7 +254,7 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
         # QEMU appends to it: start empty, so that it is this run's only.
         open(res.qemu_log, "w").close()
     cmd = qemu_command(kernel, dtb, initrd, smp, append, platform=platform,
-                       trace=trace, qemu_log=res.qemu_log)
+                       trace=trace, qemu_log=res.qemu_log, qemu_args=qemu_args)
     with open(os.path.join(log_dir, "qemu-command"), "w") as f:
         f.write(shlex.join(cmd) + "\n")
 
@@ -260,6 +263,7 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
     dmesg_lines = []
     kernel_lines = []
     in_dmesg = False
+    res.started = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True)
     # For tests that measure QEMU itself (its CPU time, from /proc).

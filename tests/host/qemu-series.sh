@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The QEMU patch series: the prepared tree's commits export to exactly
+# qemu/patches, and every patch is clean under the QEMU tree's own
+# scripts/checkpatch.pl.  The one warning let through is checkpatch's
+# question whether MAINTAINERS needs an entry for a new file: the lab's
+# files have no upstream maintainer to name.  Prints KTAP.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tree=$("$top/scripts/qemu-tree" path)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mapfile -t patches < <(grep -v -e '^#' -e '^$' "$top/qemu/patches/series")
+n=0
+failed=0
+pass() { n=$((n + 1)); [ -n "${2:-}" ] && echo "# $2"; echo "ok $n $1"; }
+fail() { n=$((n + 1)); failed=$((failed + 1)); echo "# $2"; echo "not ok $n $1"; }
+
+echo "KTAP version 1"
+echo "1..$((${#patches[@]} + 2))"
+
+if "$top/scripts/qemu-tree" export "$tmp/series" >/dev/null &&
+   diff -r "$tmp/series" "$top/qemu/patches" > "$tmp/diff"; then
+	pass "the tree's commits export to exactly qemu/patches" "${#patches[@]} patches"
+else
+	fail "the tree's commits export to exactly qemu/patches" "$(head -c 300 "$tmp/diff" | tr '\n' ' ')"
+fi
+
+# problems PATCH: checkpatch's errors and warnings but the MAINTAINERS one
+problems() {
+	(cd "$tree"; perl scripts/checkpatch.pl --color=never "$1" 2>&1 || true) |
+		grep -E '^(ERROR|WARNING):' | grep -v -F 'does MAINTAINERS need updating?' || true
+}
+
+# The check of the check: a patch adding a file with a 100-column line
+# must be refused.
+long=$(printf '%094d' 0)
+cat > "$tmp/bad.patch" <<PATCH
+From: Lab test <lab@localhost>
+Subject: [PATCH] hw/misc: a deliberate style error
+
+Signed-off-by: Lab test <lab@localhost>
+---
+diff --git a/hw/misc/lab-probe.c b/hw/misc/lab-probe.c
+new file mode 100644
+--- /dev/null
++++ b/hw/misc/lab-probe.c
+@@ -0,0 +1 @@
++/* $long */
+PATCH
+if problems "$tmp/bad.patch" | grep -q 'line over'; then
+	pass "QEMU checkpatch refuses a patch with a 100-column line (a test double)"
+else
+	fail "QEMU checkpatch refuses a patch with a 100-column line (a test double)" \
+		"$(problems "$tmp/bad.patch" | head -n 3 | tr '\n' ' ')"
+fi
+
+for p in "${patches[@]}"; do
+	problems=$(problems "$top/qemu/patches/$p")
+	if [ -z "$problems" ]; then
+		pass "QEMU checkpatch: $p"
+	else
+		fail "QEMU checkpatch: $p" "$(echo "$problems" | head -n 3 | tr '\n' ' ')"
+	fi
+done
+[ "$failed" -eq 0 ]
