@@ -11,20 +11,12 @@ tree=$("$top/scripts/qemu-tree" path)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mapfile -t patches < <(grep -v -e '^#' -e '^$' "$top/qemu/patches/series")
-n=0
-failed=0
-pass() { n=$((n + 1)); [ -n "${2:-}" ] && echo "# $2"; echo "ok $n $1"; }
-fail() { n=$((n + 1)); failed=$((failed + 1)); echo "# $2"; echo "not ok $n $1"; }
+. "$top/tests/host/lib/series.sh"
 
 echo "KTAP version 1"
 echo "1..$((${#patches[@]} + 2))"
 
-if "$top/scripts/qemu-tree" export "$tmp/series" >/dev/null &&
-   diff -r "$tmp/series" "$top/qemu/patches" > "$tmp/diff"; then
-	pass "the tree's commits export to exactly qemu/patches" "${#patches[@]} patches"
-else
-	fail "the tree's commits export to exactly qemu/patches" "$(head -c 300 "$tmp/diff" | tr '\n' ' ')"
-fi
+export_matches qemu-tree qemu/patches "${#patches[@]}"
 
 # problems PATCH: checkpatch's errors and warnings but the MAINTAINERS one
 problems() {
