@@ -39,12 +39,12 @@ GUEST_TOOLS := $(foreach f,$(GUEST_TOOLS_SRC),$(B)/guest-tools/usr/local/bin/$(b
 GUEST_CFLAGS := -O2 -Wall -Wextra -Werror -mfpu=neon -static -pthread
 vpath %.c $(GUEST_TOOL_DIRS)
 # Guest shell tools, installed as they are.
-GUEST_SCRIPTS := switcher/switch-storm
+GUEST_SCRIPTS := switcher/switch-storm cpufreq/idle-switches cpufreq/governor-study
 GUEST_TOOLS += $(foreach f,$(GUEST_SCRIPTS),$(B)/guest-tools/usr/local/bin/$(notdir $(f)))
 INITRAMFS := $(B)/initramfs/base.cpio.gz
 GUEST_DEBS := $(B)/guest-debs/root/.stamp
 
-.PHONY: all run test soak bench verify series tree deps guest kernel dtbs initramfs clean distclean help \
+.PHONY: all run test soak bench governors verify series tree deps guest kernel dtbs initramfs clean distclean help \
 	qemu qemu-tree qemu-series
 
 all: deps guest
@@ -54,7 +54,10 @@ help:
 	@echo "                      (PLATFORM=rtsm, the modelled vexpress-a15-a7, or virt)"
 	@echo "make test             build the debug guest and run the whole test suite"
 	@echo "make soak             switch-storm chaos for SOAK_MINUTES (default 30) minutes (PLATFORM=)"
-	@echo "make bench            IKS switch cost against hotplug migration, in one boot"
+	@echo "make bench            IKS switch cost against hotplug migration, in one boot,"
+	@echo "                      then the governor study (make governors)"
+	@echo "make governors        five governors x three workloads, switcher on and off:"
+	@echo "                      time, deadline misses and energy (rtsm)"
 	@echo "make verify           SPIN models of vlocks and MCPM, stress of the real vlock.S"
 	@echo "make guest            build kernel ($(VARIANT)), DTBs and initramfs"
 	@echo "make kernel           build the kernel only (VARIANT=release|debug)"
@@ -127,7 +130,9 @@ $(GUEST_DEBS): scripts/fetch-guest-debs
 	@scripts/fetch-guest-debs $(B)/guest-debs
 	@touch $@
 
-$(B)/guest-tools/usr/local/bin/switch-storm: switcher/switch-storm
+# each guest shell tool, installed from its folder
+$(foreach f,$(GUEST_SCRIPTS),$(eval $(B)/guest-tools/usr/local/bin/$(notdir $(f)): $(f)))
+$(foreach f,$(GUEST_SCRIPTS),$(B)/guest-tools/usr/local/bin/$(notdir $(f))):
 	@mkdir -p $(@D)
 	@install -m 0755 $< $@
 
@@ -160,6 +165,11 @@ verify: deps tree
 bench: deps
 	@$(MAKE) -s guest VARIANT=release
 	@scripts/bench
+	@scripts/governors
+
+governors: deps
+	@$(MAKE) -s guest VARIANT=release
+	@scripts/governors
 
 SOAK_MINUTES ?= 30
 soak: deps

@@ -221,6 +221,22 @@ class RunnerTest(unittest.TestCase):
             with self.assertRaises(ValueError, msg=bad):
                 runner.header(self.script("p.sh", f"# lab-test: {bad}\n"), "guest")
 
+    def test_governor(self):
+        """A guest suite boots under performance unless it names a governor;
+        "default" leaves the kernel's own; a governor the kernel lacks is
+        refused, and the boot line carries the choice."""
+        hdr = runner.header(self.script("g0.sh", "# lab-test: timeout=5\n"), "guest")
+        self.assertEqual(runner.governor(hdr), "performance")
+        hdr = runner.header(self.script("g1.sh", "# lab-test: governor=default\n"), "guest")
+        self.assertIsNone(runner.governor(hdr))
+        hdr = runner.header(self.script("g2.sh", "# lab-test: governor=ondemand\n"), "guest")
+        self.assertEqual(runner.governor(hdr), "ondemand")
+        with self.assertRaises(ValueError):
+            runner.header(self.script("g3.sh", "# lab-test: governor=interactive\n"), "guest")
+        self.assertEqual(runner.guest.governor_append("ondemand", "quiet"),
+                         "cpufreq.default_governor=ondemand quiet")
+        self.assertEqual(runner.guest.governor_append(None, "quiet"), "quiet")
+
     def test_skipped_unit_tests_are_skips(self):
         self.script("test_lab_skipdemo.py", """\
             import unittest

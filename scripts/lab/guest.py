@@ -30,6 +30,16 @@ MACHINE = {
 
 DEFAULT_DTB = os.path.join(BUILD, "dtb", "qemu-virt-bl.dtb")
 DEFAULT_SMP = 8
+# The cpufreq governor a job's guest boots with.  The kernel's own default
+# (schedutil, kernel/configs/base.config) keeps a near-idle system on its
+# A7s, and moves idle logical CPUs there within a second of boot; the
+# suites and benchmarks drive the switcher themselves and need each CPU
+# to stay on the cluster they put it on, which performance does (every
+# CPU on its A15 until something moves it).  docs/cpufreq.md.
+JOB_GOVERNOR = "performance"
+# The governors the lab's kernel has (kernel/configs/base.config).
+GOVERNORS = ("performance", "powersave", "userspace", "ondemand", "conservative",
+             "schedutil")
 
 # The machines the guest boots on.  "virt" is MACHINE above, on Debian's own
 # qemu-system-arm.  "rtsm" is the lab's modelled big.LITTLE platform, QEMU's
@@ -219,9 +229,19 @@ def _kill_group(proc):
     proc.wait()
 
 
+def governor_append(governor, append):
+    """APPEND with the boot's default cpufreq governor put before it (so
+    that a cpufreq.default_governor= in APPEND still wins); GOVERNOR None
+    leaves the kernel's own default (CONFIG_CPU_FREQ_DEFAULT_GOV_*)."""
+    if not governor:
+        return append
+    return " ".join(filter(None, [f"cpufreq.default_governor={governor}", append]))
+
+
 def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
         timeout=300, log_dir=None, stream=sys.stdout, kernel=None,
-        platform=DEFAULT_PLATFORM, qemu_trace=None, qemu_args=()):
+        platform=DEFAULT_PLATFORM, qemu_trace=None, qemu_args=(),
+        governor=JOB_GOVERNOR):
     """Boot a fresh guest that runs SCRIPT with ARGS and powers off.
 
     Streams the job's output to STREAM, keeps the console, the job's
@@ -232,6 +252,8 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
     reporting one (a panic, for instance).  QEMU never outlives this call.
     PLATFORM is a key of PLATFORMS; QEMU_TRACE a -trace pattern, whose
     events go to LOG_DIR/qemu-trace.log; QEMU_ARGS more QEMU options.
+    GOVERNOR is the cpufreq governor every policy starts with (None: the
+    kernel's default); jobs default to JOB_GOVERNOR.
     """
     kernel = kernel or kernel_image(variant)
     dtb = dtb or PLATFORMS[platform]["dtb"]
@@ -253,8 +275,9 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
         res.qemu_log = os.path.join(log_dir, QEMU_LOG)
         # QEMU appends to it: start empty, so that it is this run's only.
         open(res.qemu_log, "w").close()
-    cmd = qemu_command(kernel, dtb, initrd, smp, append, platform=platform,
-                       trace=trace, qemu_log=res.qemu_log, qemu_args=qemu_args)
+    cmd = qemu_command(kernel, dtb, initrd, smp, governor_append(governor, append),
+                       platform=platform, trace=trace, qemu_log=res.qemu_log,
+                       qemu_args=qemu_args)
     with open(os.path.join(log_dir, "qemu-command"), "w") as f:
         f.write(shlex.join(cmd) + "\n")
 
@@ -335,7 +358,7 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
 
 
 def interactive(*, variant="release", dtb=None, smp=None, append="", kernel=None,
-                platform=DEFAULT_PLATFORM, qemu_trace=None):
+                platform=DEFAULT_PLATFORM, qemu_trace=None, governor=None):
     """Boot the guest to a shell on this terminal (Ctrl-A x quits QEMU)."""
     trace = (qemu_trace, os.path.join(BUILD, "qemu-trace.log")) if qemu_trace else None
     kernel = kernel or kernel_image(variant)
@@ -345,7 +368,7 @@ def interactive(*, variant="release", dtb=None, smp=None, append="", kernel=None
     interactive_initramfs(initrd, kernel, dtb)
     qemu_log = os.path.join(BUILD, QEMU_LOG) if platform == "rtsm" else None
     cmd = qemu_command(kernel, dtb,
-                       initrd, smp or DEFAULT_SMP, append,
+                       initrd, smp or DEFAULT_SMP, governor_append(governor, append),
                        interactive=True, platform=platform, trace=trace,
                        qemu_log=qemu_log)
     print("+ " + shlex.join(cmd), flush=True)

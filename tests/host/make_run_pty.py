@@ -21,8 +21,10 @@ RC = re.compile(rb"@@rc=(\d+)@@")
 CHECKS = {
     "cat /sys/devices/system/cpu/online": r"^0-3$",
     "cat /sys/kernel/bL_switcher/cpu0/pair": r"^0x0 0x103$",
+    "cat /sys/kernel/bL_switcher/cpu0/cluster": r"^1$",
+    "cpufreq-set -c 0 -g performance": r"",
+    "cat /sys/kernel/bL_switcher/cpu0/mpidr": r"^0x0$",
     "echo 1 > /sys/kernel/bL_switcher/cpu0/cluster": r"",
-    "cat /sys/kernel/bL_switcher/cpu0/mpidr": r"^0x103$",
     "cat /sys/kernel/bL_switcher/stats": r"^switches \d+",
     "cat /sys/kernel/debug/mcpm/state": r"^cluster 1 ",
     "cat /sys/kernel/debug/mcpm/stats": r"^cluster_setup \d+",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Bad arguments to the guest's C tools (bl-storm, bl-bench, vfpcheck,
-# runas, cpu-loop): each case must print an error on stderr and exit 2 at once,
+# runas, cpu-loop, workload): each case must print an error on stderr and exit 2 at once,
 # before any switch, write or exec.  The static armhf binaries run here
 # under qemu-arm (qemu-user); nothing they could touch exists on the host,
 # and a case that does not stop within 10 s fails.  switch-storm's
@@ -42,6 +42,14 @@ cases=(
 	"cpu-loop -c x 5"
 	"cpu-loop -c 5"
 	"cpu-loop -q 5"
+	"workload"
+	"workload sideways"
+	"workload -t 0 sustained"
+	"workload -t 65 sustained"
+	"workload -d 99999 periodic"
+	"workload -g 1s bursty"
+	"workload -w -5 periodic"
+	"workload periodic bursty"
 )
 echo "KTAP version 1"
 echo "1..${#cases[@]}"

@@ -1,0 +1,92 @@
+#!/bin/sh
+# lab-test: timeout=420 governor=default
+# The tools of the near-idle measurement and the governor study (issue 14),
+# booted with the kernel's default governor:
+# - the default is schedutil, and on a near-idle system it keeps every
+#   logical CPU on its A7 without a switch (the lab's near-idle default);
+# - cpufreq/idle-switches: bad arguments are refused on stderr with exit 2
+#   before any governor changes; near idle, powersave keeps every logical
+#   CPU on its A7 (no switch, all the time at A7 entries, and the A15
+#   cluster, held in reset, draws nothing) and performance keeps every one
+#   on its A15; the governors are restored afterwards;
+# - cpufreq/workload and cpufreq/governor-study: bad arguments refused the
+#   same way; a short study run gives a line per governor and workload,
+#   with the periodic workload's bursts counted and energy on the meters.
+# shellcheck disable=SC2086 # argument lists are split on purpose
+. /usr/share/lab/ktap.sh
+. /usr/share/lab/mcpm.sh
+. /usr/share/lab/switcher.sh
+ktap_plan 20
+
+CF=/sys/devices/system/cpu/cpufreq
+govs() { cat $CF/policy*/scaling_governor | tr '\n' ' '; }
+
+clusters() { cat $SW/cpu[0-3]/cluster | tr '\n' ' '; }
+
+ktap_expect "booted with the kernel's default governor: schedutil on every policy" \
+	"schedutil schedutil schedutil schedutil " "$(govs)"
+out=$(idle-switches -d 6 schedutil)
+ktap_diag "$out"
+set -- $out
+ktap_expect "schedutil (the default), near idle: no switch, all the time and every logical CPU on its A7" \
+	"0 100% 1 1 1 1 " "$6 ${10} $(clusters)"
+
+# bad_args TOOL ARGS...: TOOL refuses ARGS with exit 2 and a message, and
+# changes no governor and requests no switch
+bad_args() {
+	tool=$1
+	shift
+	before="$(govs) $(sw_stat requests)"
+	rc=0
+	"$tool" "$@" > /tmp/out 2> /tmp/err || rc=$?
+	after="$(govs) $(sw_stat requests)"
+	name="$tool $*: refused, exit 2, nothing changed"
+	if [ "$rc" = 2 ] && grep -q "^$tool: \\|^usage: " /tmp/err && [ ! -s /tmp/out ] &&
+		[ "$before" = "$after" ]; then
+		ktap_pass "$name" "$(head -n 1 /tmp/err)"
+	else
+		ktap_fail "$name" "exit $rc; stderr: $(head -c 200 /tmp/err | tr '\n' ' '); before: $before; after: $after"
+	fi
+}
+bad_args idle-switches -d 0 powersave
+bad_args idle-switches -d 10abc powersave
+bad_args idle-switches -i -1 powersave
+bad_args idle-switches -x
+bad_args idle-switches sideways
+bad_args idle-switches powersave sideways
+bad_args workload sideways
+bad_args workload -p 0 periodic
+bad_args workload -w 12x bursty
+bad_args workload periodic bursty
+bad_args governor-study -x
+bad_args governor-study powersave sideways
+
+before=$(govs)
+out=$(idle-switches -d 6 powersave performance)
+ktap_diag "$out"
+# field VALUE-AFTER GOVERNOR: that field of that governor's line
+field() { echo "$out" | awk -v g="$2" -v k="$1" '$2 == g { for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
+ktap_expect "powersave, near idle: no switch, all the time on the A7s, the A15 cluster draws nothing" \
+	"0 100% 0" "$(field switches powersave) $(field a7_share powersave) $(field a15_mj powersave)"
+ktap_expect "performance, near idle: no switch, no time on the A7s" \
+	"0 0%" "$(field switches performance) $(field a7_share performance)"
+ktap_expect "the governors restored" "$before" "$(govs)"
+
+out=$(workload -d 1 periodic)
+ktap_diag "$out"
+set -- $out
+# workload periodic time_ms T wall_ms W misses M worst_ms X a15_mj E a7_mj E
+if [ $# = 14 ] && [ "$2" = periodic ] && [ "$4" -gt 0 ] && [ "$6" -ge 1000 ] &&
+	[ "${12}" -ge 0 ] && [ "${14}" -ge 0 ] && [ $((${12} + ${14})) -gt 0 ]; then
+	ktap_pass "workload -d 1 periodic: a 1 s window, its bursts timed, energy on the meters"
+else
+	ktap_fail "workload -d 1 periodic: a 1 s window, its bursts timed, energy on the meters" "$out"
+fi
+before=$(govs)
+out=$(governor-study -q powersave performance)
+ktap_diag "$out"
+ktap_expect "governor-study -q: one line per governor and workload, the switcher's state on each" \
+	"6 6 powersave:periodic powersave:bursty powersave:sustained performance:periodic performance:bursty performance:sustained " \
+	"$(echo "$out" | grep -c '^study .* workload ') $(echo "$out" | grep -c '^study [a-z]* switcher 1 ') $(echo "$out" | awk '{ printf "%s:%s ", $2, $8 }')"
+ktap_expect "governor-study: the governors restored" "$before" "$(govs)"
+ktap_done
