@@ -7,7 +7,7 @@
  *   workload [-w UNITS] [-p MS] [-d SECONDS] [-n LOADS] [-g MS] [-t THREADS] KIND
  *
  * One unit of work is 1000 rounds of a dependent integer loop (no memory
- * traffic), about 10 us on an A15 at 1.2 GHz of the modelled platform on
+ * traffic), 3-4 us on an A15 at 1.2 GHz of the modelled platform on
  * the lab's 2-core build machine.  KIND is one of:
  *
  *   periodic   every -p MS (default 20) one burst of -w UNITS (default
