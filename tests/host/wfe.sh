@@ -11,7 +11,10 @@
 # run on Debian's stock QEMU, whose WFE does not sleep, shows its cost
 # beside ours and shows the cost check failing there.  A third boot, with
 # the guest's event stream off, separates the cost of sleeping from that
-# of the event stream's wake-ups (one per ~131 us per waiter).  Prints KTAP.
+# of the event stream's wake-ups (one per ~131 us per waiter), and a fourth,
+# with the lab's coalescing of those wake-ups turned off
+# (wfe-evtstrm-coalesce-ns=0, qemu/patches 0014), shows what it saves.
+# Prints KTAP.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,7 +41,7 @@ rounds=15
 hz=$(getconf CLK_TCK)
 
 echo "KTAP version 1"
-echo "1..7"
+echo "1..8"
 
 cat > "$tmp/job.sh" <<'GUEST'
 set -e
@@ -116,28 +119,37 @@ if [ ! -x "$lab" ]; then
 	exit 1
 fi
 
+# Debian's path for a QEMU of ours with one more option: a wrapper script
+nocoal=$tmp/qemu-nocoalesce
+printf '#!/bin/sh\nexec %q -global arm-cpu.wfe-evtstrm-coalesce-ns=0 "$@"\n' "$lab" > "$nocoal"
+chmod +x "$nocoal"
+
 run lab lab "" sev nosev
 run stock stock "" sev nosev
 # The same wait with the guest's event stream off: what sleeping costs
 # without the wake-ups the architecture adds every period (~131 us here)
 run lab lab-noevt clocksource.arm_arch_timer.evtstrm=0 sev
+# Every event-stream event wakes every waiter, as before patch 0014
+run "$nocoal" lab-nocoal "" sev
 lab_noevt=$(sed -n 1p "$tmp/lab-noevt.cpu")
+lab_nocoal=$(sed -n 1p "$tmp/lab-nocoal.cpu")
 lab_sev=$(sed -n 1p "$tmp/lab.cpu")
 lab_nosev=$(sed -n 2p "$tmp/lab.cpu")
 stock_sev=$(sed -n 1p "$tmp/stock.cpu")
 stock_nosev=$(sed -n 2p "$tmp/stock.cpu")
 echo "# QEMU CPU-seconds per second of 7 WFE waiters: lab ${lab_sev:-?} (sev run)," \
 	"${lab_nosev:-?} (no-SEV run, event stream); stock ${stock_sev:-?}, ${stock_nosev:-?};" \
-	"lab with the event stream off ${lab_noevt:-?}"
+	"lab with the event stream off ${lab_noevt:-?}; lab waking on every event ${lab_nocoal:-?}"
 
 ok_num() { [[ ${1:-} =~ ^[0-9]+(\.[0-9]+)?$ ]]; }
 below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 
 # 1. the cost of waiting, lab QEMU.  Issue 15's target is < $cpu_limit with
-# the event stream on; it is not met yet (each of the ~7 x 7600 event-stream
-# wake-ups a second costs ~13 us of host CPU; case 6 shows the sleep itself
-# is under the target).  Asserted here: the waiters cost less than on stock
-# QEMU, and the figure against the target is printed.
+# the event stream on.  On a 2-core host of 2026-12 it measured 0.27-0.35
+# (an idle guest alone costs 0.14-0.16 there: eight vCPUs' 100 Hz ticks),
+# down from 0.65-0.74 before the event stream's wake-ups were coalesced
+# (case 7); too near the target to assert it.  Asserted here: the waiters
+# cost less than on stock QEMU, and the figure against the target is printed.
 if ok_num "$lab_sev" && ok_num "$stock_sev" && below "$lab_sev" "$stock_sev"; then
 	pass "7 WFE waiters cost lab QEMU less than stock QEMU" \
 		"lab $lab_sev, stock $stock_sev CPU-s/s; target < $cpu_limit: $(below "$lab_sev" "$cpu_limit" && echo met || echo 'NOT met')"
@@ -199,12 +211,29 @@ else
 		"measured '${lab_noevt:-none}' (stock '${stock_sev:-none}'); see $logs/lab-noevt/out"
 fi
 
-# 7. both guests ran to the end
-if grep -q 'wfe-wait: wait-end' "$logs/lab/out" && ! grep -q "wfe.sh: guest-run failed" "$logs/lab/out" &&
-	! grep -q "wfe.sh: guest-run failed" "$logs/stock/out" && [ "$(grep -c '^loops_first_round' "$logs/lab/out")" = 2 ]; then
-	pass "both jobs completed"
+# 7. coalescing the event stream's wake-ups of a long wait (qemu/patches
+# 0014): the same wait (mode sev, round 1) went round its WFE loop at most
+# half as often as with a wake-up for every event, and cost less than 3/4
+# of it (0.33 against 0.65-0.74 measured)
+loops_c=$(figure lab sev loops_first_round)
+loops_n=$(figure lab-nocoal sev loops_first_round)
+if [[ ${loops_c:-} =~ ^[0-9]+$ && ${loops_n:-} =~ ^[0-9]+$ ]] && [ "$loops_c" -gt 0 ] &&
+	[ "$((loops_c * 2))" -le "$loops_n" ] && ok_num "$lab_sev" && ok_num "$lab_nocoal" &&
+	below "$lab_sev" "$(awk -v s="$lab_nocoal" 'BEGIN { print s * 3 / 4 }')"; then
+	pass "coalesced event-stream wake-ups cut what 7 WFE waiters cost" \
+		"$lab_sev against $lab_nocoal CPU-s/s; $loops_c WFE loops against $loops_n"
 else
-	fail "both jobs completed" "see $logs/lab/out and $logs/stock/out"
+	fail "coalesced event-stream wake-ups cut what 7 WFE waiters cost" \
+		"CPU-s/s '${lab_sev:-none}' against '${lab_nocoal:-none}', loops '${loops_c:-none}' against '${loops_n:-none}'; see $logs/lab-nocoal/out"
+fi
+
+# 8. every guest ran to the end
+if grep -q 'wfe-wait: wait-end' "$logs/lab/out" && ! grep -q "wfe.sh: guest-run failed" "$logs/lab/out" &&
+	! grep -q "wfe.sh: guest-run failed" "$logs/stock/out" && [ "$(grep -c '^loops_first_round' "$logs/lab/out")" = 2 ] &&
+	! grep -q "wfe.sh: guest-run failed" "$logs/lab-nocoal/out" && grep -q '^loops_first_round' "$logs/lab-nocoal/out"; then
+	pass "every job completed"
+else
+	fail "every job completed" "see $logs/lab/out, $logs/stock/out and $logs/lab-nocoal/out"
 fi
 
 [ "$failed" -eq 0 ]
