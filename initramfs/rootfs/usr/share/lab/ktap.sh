@@ -63,6 +63,30 @@ ktap_expect() {
 	fi
 }
 
+# ktap_refused STATE TOOL ARGS...: TOOL refuses ARGS the way the lab's
+# tools refuse bad input: exit status 2, a message on stderr that starts
+# with "TOOL: " or "usage: ", nothing on stdout, and the output of the
+# command STATE the same before and after.  STATE is read again
+# KTAP_REFUSED_SETTLE seconds after TOOL returns (default 0), for a tool
+# whose effects, had it started anything, would take a moment to show.
+ktap_refused() {
+	_state=$1
+	_tool=$2
+	shift 2
+	_before=$($_state)
+	_rc=0
+	"$_tool" "$@" > /tmp/ktap-refused.out 2> /tmp/ktap-refused.err || _rc=$?
+	sleep "${KTAP_REFUSED_SETTLE:-0}"
+	_after=$($_state)
+	_name="$_tool $*: refused, exit 2, nothing changed"
+	if [ "$_rc" = 2 ] && grep -q "^$_tool: \\|^usage: " /tmp/ktap-refused.err &&
+		[ ! -s /tmp/ktap-refused.out ] && [ "$_before" = "$_after" ]; then
+		ktap_pass "$_name" "$(head -n 1 /tmp/ktap-refused.err)"
+	else
+		ktap_fail "$_name" "exit $_rc; stderr: $(head -c 200 /tmp/ktap-refused.err | tr '\n' ' '); before: $_before; after: $_after"
+	fi
+}
+
 ktap_done() {
 	[ "$ktap_failed" -eq 0 ]
 	exit $?
