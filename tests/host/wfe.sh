@@ -119,7 +119,8 @@ if [ ! -x "$lab" ]; then
 	exit 1
 fi
 
-# Debian's path for a QEMU of ours with one more option: a wrapper script
+# --virt-qemu takes a path: a wrapper that runs the lab's QEMU with one
+# more option
 nocoal=$tmp/qemu-nocoalesce
 printf '#!/bin/sh\nexec %q -global arm-cpu.wfe-evtstrm-coalesce-ns=0 "$@"\n' "$lab" > "$nocoal"
 chmod +x "$nocoal"
@@ -146,7 +147,7 @@ below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 
 # 1. the cost of waiting, lab QEMU.  Issue 15's target is < $cpu_limit with
 # the event stream on.  On a 2-core host of 2026-12 it measured 0.27-0.48
-# (an idle guest alone costs 0.14-0.16 there: eight vCPUs' 100 Hz ticks),
+# (an idle 8-CPU guest alone costs 0.14-0.16 there),
 # down from 0.64-0.83 before the event stream's wake-ups were coalesced
 # (case 7); too near the target to assert it.  Asserted here: the waiters
 # cost less than on stock QEMU, and the figure against the target is printed.
