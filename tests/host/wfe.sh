@@ -146,10 +146,11 @@ ok_num() { [[ ${1:-} =~ ^[0-9]+(\.[0-9]+)?$ ]]; }
 below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 
 # 1. the cost of waiting, lab QEMU.  Issue 15's target is < $cpu_limit with
-# the event stream on.  On a 2-core host of 2026-12 it measured 0.27-0.48
-# (an idle 8-CPU guest alone costs 0.14-0.16 there),
-# down from 0.64-0.83 before the event stream's wake-ups were coalesced
-# (case 7); too near the target to assert it.  Asserted here: the waiters
+# the event stream on.  On a 2-core host of 2026-12 it measured 0.27-0.35
+# with the release kernel and 0.48-0.49 with the debug kernel make test
+# boots (an idle 8-CPU guest alone costs 0.14-0.16 there), down from
+# 0.64-0.83 before the event stream's wake-ups were coalesced (case 7):
+# not met reliably, so not asserted.  Asserted here: the waiters
 # cost less than on stock QEMU, and the figure against the target is printed.
 if ok_num "$lab_sev" && ok_num "$stock_sev" && below "$lab_sev" "$stock_sev"; then
 	pass "7 WFE waiters cost lab QEMU less than stock QEMU" \
@@ -216,7 +217,7 @@ fi
 # 0014): the same wait (mode sev, round 1) went round its WFE loop at most
 # half as often as with a wake-up for every event (about 90,000 against
 # 300,000 measured), and cost less.  The cost is measured in separate boots
-# and moves with the host's load (0.27-0.48 against 0.64-0.83 seen): only
+# and moves with the host and the kernel (0.27-0.49 against 0.64-0.83): only
 # its direction is asserted, the loop count carries the proof.
 loops_c=$(figure lab sev loops_first_round)
 loops_n=$(figure lab-nocoal sev loops_first_round)
