@@ -10,7 +10,7 @@
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/platform.sh
-ktap_plan 14
+ktap_plan 15
 
 PWR=$(lab_power_ctl)
 RACES=$(lab_race_counters)
@@ -43,6 +43,11 @@ if why=$(mcpm_consistent); then
 else
 	ktap_fail "mcpm/state agrees with the online mask and $PWR after boot" "$why"
 fi
+# a check of the check: told to expect a running CPU off, it fails on
+# that CPU and only on it
+why=$(mcpm_cpus_are "0:$(cpu_hwid 0):DOWN,0,OFF 1:$(cpu_hwid 1):UP,1,ON")
+ktap_expect "mcpm_cpus_are fails a running CPU expected off, and only it" \
+	"1 cpu0 (hwid $(cpu_hwid 0)): state/use_count/power UP 1 ON, expected DOWN 0 OFF" "$? $why"
 
 # 3. cluster 1 down and up, once, checked in detail
 td0=$(mcpm_stat cluster_teardown)

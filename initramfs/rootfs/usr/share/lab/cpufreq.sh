@@ -1,29 +1,32 @@
 # Helpers for guest scripts that look at the big.LITTLE cpufreq front end.
 # Source after ktap.sh, mcpm.sh and switcher.sh:  . /usr/share/lab/cpufreq.sh
-# shellcheck disable=SC2046 # pair, bL_mapping: space-separated words, split on purpose
 CF=/sys/devices/system/cpu/cpufreq
-# entry_cluster N F / entry_real N F: what frequency F stands for in policy N
+# entry_cluster N F: the cluster frequency F stands for in policy N
 entry_cluster() { awk -v f="$2" '$1 == f { print $2 }' "$CF/policy$1/bL_table"; }
-entry_real() { awk -v f="$2" '$1 == f { print $3 }' "$CF/policy$1/bL_table"; }
-# pair_hwid N C: the hardware id of logical CPU N's pair member in cluster C
-pair_hwid() {
-	set -- "$2" $(cat "$SW/cpu$1/pair")
-	if [ "$1" = 0 ]; then echo "$2"; else echo "$3"; fi
-}
 # cf_state_once N: "" if policy N's frequency, its cluster per bL_table, the
-# switcher's cluster and MPIDR and the cluster clock agree, else what differs
+# switcher's cluster and MPIDR and the cluster clock agree, else what differs.
+# Reads with the shell's own read: a process start costs a third of a
+# second of guest time on an A7 at the bottom of its range (debug kernel).
 cf_state_once() {
-	_f=$(cat "$CF/policy$1/scaling_cur_freq")
-	_c=$(entry_cluster "$1" "$_f")
-	_r=$(entry_real "$1" "$_f")
-	set -- "$1" $(cat "$CF/policy$1/bL_mapping")
-	_sc=$(sw_cluster "$1")
-	_m=$(sw_mpidr "$1")
-	_want=$(pair_hwid "$1" "$_c")
+	read -r _f < "$CF/policy$1/scaling_cur_freq"
+	_c=""
+	_r=""
+	while read -r _e _ec _er _rest; do
+		if [ "$_e" = "$_f" ]; then
+			_c=$_ec
+			_r=$_er
+			break
+		fi
+	done < "$CF/policy$1/bL_table"
+	read -r _mf _mc _mr _rest < "$CF/policy$1/bL_mapping"
+	read -r _sc < "$SW/cpu$1/cluster"
+	read -r _m < "$SW/cpu$1/mpidr"
+	read -r _p0 _p1 _rest < "$SW/cpu$1/pair"
+	if [ "$_c" = 0 ]; then _want=$_p0; else _want=$_p1; fi
+	read -r _cc < "$CF/policy$1/scaling_cur_cluster"
 	if [ -z "$_c" ] || [ "$_sc" != "$_c" ] || [ "$_m" != "$_want" ] ||
-	   [ "$3" != "$_c" ] || [ "$4" -lt "$_r" ] ||
-	   [ "$(cat "$CF/policy$1/scaling_cur_cluster")" != "$_c" ]; then
-		echo "cpu$1: freq $_f -> cluster $_c real $_r; switcher cluster $_sc mpidr $_m (want $_want); bL_mapping $2 $3 $4"
+	   [ "$_mc" != "$_c" ] || [ "$_mr" -lt "$_r" ] || [ "$_cc" != "$_c" ]; then
+		echo "cpu$1: freq $_f -> cluster $_c real $_r; switcher cluster $_sc mpidr $_m (want $_want); bL_mapping $_mf $_mc $_mr"
 	fi
 }
 # cf_state N: cf_state_once, retried for up to 2 s: with a governor running,

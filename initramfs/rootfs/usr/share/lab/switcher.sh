@@ -55,24 +55,22 @@ sw_mpidr_readback() {
 # mpidr file names, which MCPM and PSCI show up; every other CPU of the
 # system is down and off per PSCI.  Prints what disagrees.
 sw_consistent() {
-	_bad=0
 	_up=" "
 	for _n in $(sw_cpus); do
-		_up="$_up$(($(sw_mpidr "$_n"))) "
+		read -r _m < "$SW/cpu$_n/mpidr"
+		_up="$_up$((_m)) "
 	done
+	_list=""
+	# shellcheck disable=SC2046 # one hardware id per CPU, split on purpose
+	set -- $(cpu_hwids)
 	for _d in /sys/devices/system/cpu/cpu[0-9]*; do
-		_h=$(cpu_hwid "${_d##*cpu}")
 		case "$_up" in
-		*" $_h "*) _want="UP 1 ON" ;;
-		*) _want="DOWN 0 OFF" ;;
+		*" $1 "*) _list="$_list ${_d##*cpu}:$1:UP,1,ON" ;;
+		*) _list="$_list ${_d##*cpu}:$1:DOWN,0,OFF" ;;
 		esac
-		_got="$(mcpm_cpu_field "$_h" state) $(mcpm_cpu_field "$_h" use_count) $(mcpm_cpu_field "$_h" power)"
-		if [ "$_got" != "$_want" ]; then
-			echo "hwid $_h: state/use_count/power $_got, expected $_want"
-			_bad=1
-		fi
+		shift
 	done
-	return "$_bad"
+	mcpm_cpus_are "$_list"
 }
 
 # Switches every logical CPU to cluster 1 and back to 0, then checks
