@@ -10,7 +10,7 @@
 # shellcheck disable=SC2086 # the options are single words
 . /usr/share/lab/ktap.sh
 ktap_plan 4
-for m in "pingpong -d 20" "together -d 20 -u 80" "random -d 20 -u 80" "chaos -d 30"; do
+for m in "pingpong -d 10" "together -d 10 -u 80" "random -d 10 -u 80" "chaos -d 15"; do
 	mode=${m%% *}
 	out=$(switch-storm -m $m 2>&1)
 	rc=$?
