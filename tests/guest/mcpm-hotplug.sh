@@ -45,9 +45,11 @@ else
 fi
 # a check of the check: told to expect a running CPU off, it fails on
 # that CPU and only on it
-why=$(mcpm_cpus_are "0:$(cpu_hwid 0):DOWN,0,OFF 1:$(cpu_hwid 1):UP,1,ON")
+h0=$(cpu_hwid 0)
+rc=0
+why=$(mcpm_cpus_are "0:$h0:DOWN,0,OFF 1:$(cpu_hwid 1):UP,1,ON") || rc=$?
 ktap_expect "mcpm_cpus_are fails a running CPU expected off, and only it" \
-	"1 cpu0 (hwid $(cpu_hwid 0)): state/use_count/power UP 1 ON, expected DOWN 0 OFF" "$? $why"
+	"1 cpu0 (hwid $h0): state/use_count/power UP 1 ON, expected DOWN 0 OFF" "$rc $why"
 
 # 3. cluster 1 down and up, once, checked in detail
 td0=$(mcpm_stat cluster_teardown)
