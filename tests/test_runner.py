@@ -221,6 +221,23 @@ class RunnerTest(unittest.TestCase):
             with self.assertRaises(ValueError, msg=bad):
                 runner.header(self.script("p.sh", f"# lab-test: {bad}\n"), "guest")
 
+    def test_layout(self):
+        """layout=A+B boots the rtsm machine with A A15s and B A7s: it adds
+        the machine's a15-cpus/a7-cpus options, and is refused off rtsm,
+        out of the machine's range, without the matching smp= or without
+        a dtb=."""
+        hdr = runner.header(self.script("l0.sh", "# lab-test: timeout=5\n"), "guest")
+        self.assertEqual(runner.layout_args(hdr), [])
+        hdr = runner.header(self.script(
+            "l1.sh", "# lab-test: layout=2+3 smp=5 dtb=x.dtb\n"), "guest")
+        self.assertEqual(runner.layout_args(hdr), ["-machine", "a15-cpus=2,a7-cpus=3"])
+        for bad in ("layout=2+3 dtb=x.dtb", "layout=2+3 smp=5",
+                    "layout=0+3 smp=3 dtb=x.dtb", "layout=2+5 smp=7 dtb=x.dtb",
+                    "layout=2x3 smp=5 dtb=x.dtb",
+                    "platform=virt layout=2+3 smp=5 dtb=x.dtb"):
+            with self.assertRaises(ValueError, msg=bad):
+                runner.header(self.script("l2.sh", f"# lab-test: {bad}\n"), "guest")
+
     def test_governor(self):
         """A guest suite boots under performance unless it names a governor;
         "default" leaves the kernel's own; a governor the kernel lacks is
