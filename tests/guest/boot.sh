@@ -5,10 +5,10 @@
 # cluster 0 = four Cortex-A15 (MPIDR 0..3) and cluster 1 = four Cortex-A7
 # (MPIDR 0x100..0x103 on rtsm, flat 4..7 on virt).  The runner fails every
 # case if the kernel log is not clean.
-# shellcheck disable=SC2086,SC2016,SC3028 # CPU numbers and sysfs paths are single words; single-quoted code runs in the guest; busybox ash has RANDOM
+# shellcheck disable=SC2086,SC2016,SC3028,SC2012 # CPU numbers and sysfs paths are single words; single-quoted code runs in the guest; busybox ash has RANDOM; sysfs names are plain
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/platform.sh
-ktap_plan 7
+ktap_plan 8
 
 ktap_expect "all 8 CPUs online" "0-7" "$(cat /sys/devices/system/cpu/online)"
 ktap_expect "8 processors in /proc/cpuinfo" 8 "$(grep -c '^processor' /proc/cpuinfo)"
@@ -47,4 +47,15 @@ for c in 0 1 2 3 4 5 6 7; do
 	mp="$mp$(cat /sys/devices/system/cpu/cpu$c/of_node/reg 2>/dev/null | hexdump -v -e '4/1 "%02x"' | sed 's/^0*//;s/^$/0/') "
 done
 ktap_expect "cpuN's DT node has reg $(lab_cpu_regs | tr ' ' ,)" "$(lab_cpu_regs) " "$mp"
+
+# cpufreq only where there are CPU clocks: on rtsm one policy per cluster
+# (the switcher is off), on virt (no CPU clock modelled) none at all.
+CF=/sys/devices/system/cpu/cpufreq
+pols=$(cd $CF && ls -d policy* 2>/dev/null | tr '\n' ' ')
+if [ "$(lab_platform)" = rtsm ]; then
+	ktap_expect "cpufreq: policy0 and policy4, driver vexpress-spc" "policy0 policy4 |vexpress-spc" \
+		"$pols|$(cat $CF/policy0/scaling_driver 2>/dev/null)"
+else
+	ktap_expect "cpufreq: no policy (virt models no CPU clock)" "" "$pols"
+fi
 ktap_done

@@ -50,7 +50,7 @@ pf0=$(cat $P/bL_switch_failures 2>/dev/null || echo missing)
 pr0=$(cat $P/bL_switch_refused 2>/dev/null || echo missing)
 echo 1000000 > $FAIL
 cpufreq-set -c 1 -g ondemand
-echo 20000 > $CF/ondemand/sampling_rate 2>/dev/null || true
+echo 20000 > $P/ondemand/sampling_rate
 sleep 4
 echo 0 > $FAIL
 n=$(($(sw_stat failures) - f0))

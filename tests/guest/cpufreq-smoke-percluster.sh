@@ -8,8 +8,8 @@
 . /usr/share/lab/switcher.sh
 CF=/sys/devices/system/cpu/cpufreq
 ktap_plan 2
-ktap_expect "no_bL_switcher: policy0 (0-3) and policy4 (4-7), driver bL-switcher" \
-	"policy0 policy4 |0 1 2 3|4 5 6 7|bL-switcher" \
+ktap_expect "no_bL_switcher: policy0 (0-3) and policy4 (4-7), driver vexpress-spc" \
+	"policy0 policy4 |0 1 2 3|4 5 6 7|vexpress-spc" \
 	"$(cd $CF && ls -d policy* | tr '\n' ' ')|$(sed 's/ $//' $CF/policy0/related_cpus)|$(sed 's/ $//' $CF/policy4/related_cpus)|$(cat $CF/policy4/scaling_driver)"
 echo 1 > $SW/active
 ktap_expect "switcher enabled later: policy0-3, virtual table" \
