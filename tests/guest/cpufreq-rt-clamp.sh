@@ -1,0 +1,90 @@
+#!/bin/sh
+# lab-test: timeout=420 governor=default
+# RT tasks and schedutil with the switcher (docs/cpufreq.md, "RT tasks and
+# schedutil").  schedutil asks for the top of the table whenever an RT
+# task is runnable, unless utilisation clamping says otherwise; the
+# switcher's kswitcher threads are RT, and under TCG a switch lasts long
+# enough for schedutil to see one runnable: right after a switch to the A7
+# it asks for the A15 again, and an idle CPU ping-pongs.  The lab boots
+# with kernel.sched_util_clamp_min_rt_default 0 (initramfs/rootfs/etc/
+# sysctl.conf).  Here, in one boot, under schedutil with its rate limit
+# at 0 (every update is looked at: with the default 10 ms, schedutil sees
+# the thread runnable only when the path from its decision to the switch
+# takes longer, which depends on the host's load), and with busy loops on
+# cpu2 and cpu3 so that the other vCPUs compete for the host's cores:
+# logical CPU 0 or 1 runs a short burst (up to its A15), then idles for
+# 2 s (back to its A7: two switches), 10 times with the kernel's default
+# (1024) and 10 with the lab's (0), alternating in pairs.
+# - the kernel's default: at least one trial ping-pongs (more than four
+#   switches after one burst): the window was hit;
+# - the lab's: no trial does, and every trial ends on the A7.
+. /usr/share/lab/ktap.sh
+. /usr/share/lab/switcher.sh
+ktap_plan 4
+
+RT=/proc/sys/kernel/sched_util_clamp_min_rt_default
+TRIALS=20
+CF=/sys/devices/system/cpu/cpufreq
+
+read -r boot_rt < "$RT"
+ktap_expect "the lab boots with kernel.sched_util_clamp_min_rt_default 0" 0 "$boot_rt"
+
+# shellcheck disable=SC2016 # the loop is the child shell's
+burst() { taskset -c "$1" sh -c 'i=0; while [ $i -lt 3000 ]; do i=$((i + 1)); done'; }
+
+rate_limits=""
+for p in "$CF"/policy[0-9]*; do
+	read -r r < "$p/schedutil/rate_limit_us"
+	rate_limits="$rate_limits $p:$r"
+	echo 0 > "$p/schedutil/rate_limit_us"
+done
+loops=""
+for c in 2 3; do
+	taskset -c "$c" sh -c 'while :; do :; done' &
+	loops="$loops $!"
+done
+sleep 2
+
+def_pp=0 def_max=0 lab_pp=0 lab_max=0 lab_a7=0 lab_n=0 log=""
+i=0
+while [ "$i" -lt "$TRIALS" ]; do
+	i=$((i + 1))
+	c=$((i % 2))
+	if [ $((i / 2 % 2)) = 0 ]; then m=1024; else m=0; fi
+	echo "$m" > "$RT"
+	read -r a < "$SW/cpu$c/switches"
+	burst "$c"
+	sleep 2
+	read -r b < "$SW/cpu$c/switches"
+	read -r cl < "$SW/cpu$c/cluster"
+	d=$((b - a))
+	log="$log $m:cpu$c:$d:$cl"
+	if [ "$m" = 1024 ]; then
+		[ "$d" -gt 4 ] && def_pp=$((def_pp + 1))
+		[ "$d" -gt "$def_max" ] && def_max=$d
+	else
+		lab_n=$((lab_n + 1))
+		[ "$d" -gt 4 ] && lab_pp=$((lab_pp + 1))
+		[ "$d" -gt "$lab_max" ] && lab_max=$d
+		[ "$cl" = 1 ] && lab_a7=$((lab_a7 + 1))
+	fi
+done
+# shellcheck disable=SC2086 # a list of PIDs
+kill $loops
+echo 0 > "$RT"
+for pr in $rate_limits; do
+	echo "${pr#*:}" > "${pr%:*}/schedutil/rate_limit_us"
+done
+ktap_diag "trials (rt_min:cpu:switches:cluster at the end):$log"
+
+if [ "$def_pp" -ge 1 ]; then
+	ktap_pass "kernel's default (1024): an idle CPU ping-pongs after a burst (the window was hit)" \
+		"$def_pp of $((TRIALS - lab_n)) trials with more than 4 switches, at most $def_max"
+else
+	ktap_fail "kernel's default (1024): an idle CPU ping-pongs after a burst (the window was hit)" \
+		"no trial with more than 4 switches (at most $def_max): the race window was not hit"
+fi
+ktap_expect "lab's default (0): no trial ping-pongs" \
+	"0 of $lab_n trials with more than 4 switches" "$lab_pp of $lab_n trials with more than 4 switches"
+ktap_expect "lab's default (0): every trial ends on the A7" "$lab_n of $lab_n" "$lab_a7 of $lab_n"
+ktap_done
