@@ -69,12 +69,7 @@ ktap_expect "idle after the storm: every logical CPU on its A7, states agree" ""
 # 4. MCPM and PSCI.  ondemand is still in charge, and a switch under way
 # between the reads of mcpm/state looks inconsistent for a moment: retry
 # for up to 2 s (a wrong state persists, a switch in progress does not).
-i=0
-while ! why=$(sw_consistent) && [ $i -lt 10 ]; do
-	sleep 0.2
-	i=$((i + 1))
-done
-if [ -z "$why" ]; then
+if why=$(sw_consistent_within 20); then
 	ktap_pass "MCPM and the power controller agree after the storm"
 else
 	ktap_fail "MCPM and the power controller agree after the storm" "$why"

@@ -75,12 +75,7 @@ ktap_expect "longest mcpm/state read during the waits < 70 cs (the power-off del
 # 5. consistent afterwards.  The last outbound started its 1.5 s power-off
 # delay after the last switch, and clearing the delay does not shorten one
 # under way: allow it up to 3 s to finish, then the check is final.
-n=0
-while ! why=$(sw_consistent) && [ $n -lt 30 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
-if why=$(sw_consistent); then
+if why=$(sw_consistent_within 30); then
 	ktap_pass "MCPM and PSCI agree afterwards"
 else
 	ktap_fail "MCPM and PSCI agree afterwards" "$why"

@@ -73,6 +73,18 @@ sw_consistent() {
 	mcpm_cpus_are "$_list"
 }
 
+# sw_consistent_within TENTHS: sw_consistent, retried every 0.1 s for up
+# to TENTHS tenths of a second while it disagrees (a switch or power-off
+# under way settles, a wrong state stays); prints what still disagrees
+sw_consistent_within() {
+	_w=0
+	while ! _why=$(sw_consistent) && [ "$_w" -lt "$1" ]; do
+		sleep 0.1
+		_w=$((_w + 1))
+	done
+	[ -z "$_why" ] || { echo "$_why"; return 1; }
+}
+
 # Switches every logical CPU to cluster 1 and back to 0, then checks
 # sw_consistent and that the switcher has four logical CPUs.  Prints what
 # failed; returns non-zero if anything did.
