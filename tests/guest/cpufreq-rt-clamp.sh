@@ -12,7 +12,8 @@
 # the thread runnable only when the path from its decision to the switch
 # takes longer, which depends on the host's load), and with busy loops on
 # cpu2 and cpu3 so that the other vCPUs compete for the host's cores:
-# logical CPU 0 or 1 runs a short burst (up to its A15), then idles for
+# with each CPU's switch count settled first, logical CPU 0 or 1 runs a
+# short burst (up to its A15), then idles for
 # 2 s (back to its A7: two switches), 10 times with the kernel's default
 # (1024) and 10 with the lab's (0), alternating in pairs.
 # - the kernel's default: at least one trial ping-pongs (more than four
@@ -45,14 +46,23 @@ for c in 2 3; do
 done
 sleep 2
 
-def_pp=0 def_max=0 lab_pp=0 lab_max=0 lab_a7=0 lab_n=0 log=""
+def_pp=0 def_max=0 lab_pp=0 lab_a7=0 lab_n=0 log=""
 i=0
 while [ "$i" -lt "$TRIALS" ]; do
 	i=$((i + 1))
 	c=$((i % 2))
 	if [ $((i / 2 % 2)) = 0 ]; then m=1024; else m=0; fi
 	echo "$m" > "$RT"
+	# let a ping-pong left by the previous trial on this CPU die down:
+	# up to 5 s until its count holds for 0.5 s
 	read -r a < "$SW/cpu$c/switches"
+	p=-1 n=0
+	while [ "$a" != "$p" ] && [ "$n" -lt 10 ]; do
+		p=$a
+		sleep 0.5
+		read -r a < "$SW/cpu$c/switches"
+		n=$((n + 1))
+	done
 	burst "$c"
 	sleep 2
 	read -r b < "$SW/cpu$c/switches"
@@ -65,7 +75,6 @@ while [ "$i" -lt "$TRIALS" ]; do
 	else
 		lab_n=$((lab_n + 1))
 		[ "$d" -gt 4 ] && lab_pp=$((lab_pp + 1))
-		[ "$d" -gt "$lab_max" ] && lab_max=$d
 		[ "$cl" = 1 ] && lab_a7=$((lab_a7 + 1))
 	fi
 done
