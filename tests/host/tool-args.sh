@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Bad arguments to the guest's C tools (bl-storm, bl-bench, vfpcheck,
-# runas, cpu-loop, workload): each case must print an error on stderr and exit 2 at once,
+# runas, cpu-loop, workload, spin-bench): each case must print an error on stderr and exit 2 at once,
 # before any switch, write or exec.  The static armhf binaries run here
 # under qemu-arm (qemu-user); nothing they could touch exists on the host,
 # and a case that does not stop within 10 s fails.  switch-storm's
@@ -50,6 +50,15 @@ cases=(
 	"workload -g 1s bursty"
 	"workload -w -5 periodic"
 	"workload periodic bursty"
+	"spin-bench"
+	"spin-bench 2"
+	"spin-bench 0 0"
+	"spin-bench 2s 0"
+	"spin-bench 2 0 0"
+	"spin-bench 2 0x"
+	"spin-bench 2 4095"
+	"spin-bench -x 2 0"
+	"spin-bench 2 0 1 2 3 4 5 6 7 8"
 )
 echo "KTAP version 1"
 echo "1..${#cases[@]}"
