@@ -1,6 +1,7 @@
 #!/bin/sh
 # The guest side of make bench (scripts/bench): IKS switches, isolated and
-# concurrent, then migration by CPU hotplug, in one boot.
+# concurrent, a contended spinlock, then migration by CPU hotplug, in one
+# boot.
 # usage: bench.sh [SWITCHES [HOTPLUGS]]; HOTPLUGS 0 skips cpufreq and hotplug.
 SW=/sys/kernel/bL_switcher
 N=${1:-1000}
@@ -12,6 +13,9 @@ bl-bench switch "$N" 1 || exit 1
 snap stats_isolated
 bl-bench switch "$((N / 4))" 0 1 2 3 || exit 1
 snap stats_concurrent
+# a contended spinlock (WFE waits, SEV releases): one thread, then four
+spin-bench 2 1 || exit 1
+spin-bench 2 0 1 2 3 || exit 1
 # HP=0: the switches only (scripts/bench --compare, on each machine)
 if [ "$HP" -eq 0 ]; then
 	echo "@@BENCH-END@@"
