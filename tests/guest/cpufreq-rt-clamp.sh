@@ -13,9 +13,9 @@
 # takes longer, which depends on the host's load), and with busy loops on
 # cpu2 and cpu3 so that the other vCPUs compete for the host's cores:
 # with each CPU's switch count settled first, logical CPU 0 or 1 runs a
-# short burst (up to its A15), then idles for
-# 2 s (back to its A7: two switches), 10 times with the kernel's default
-# (1024) and 10 with the lab's (0), alternating in pairs.
+# short burst (up to its A15), then idles for 2 s (back to its A7: two
+# switches), 10 times with the kernel's default (1024) and 10 with the
+# lab's (0), alternating in pairs.
 # - the kernel's default: at least one trial ping-pongs (more than four
 #   switches after one burst): the window was hit;
 # - the lab's: no trial does, and every trial ends on the A7.
