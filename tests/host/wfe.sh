@@ -150,10 +150,10 @@ below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 # from one boot to the next with the release kernel and 0.26-0.37 with the
 # debug kernel make test boots, down from 0.55-0.83 before the event
 # stream's wake-ups were coalesced (case 7); 0.16-0.25 of it stays with the
-# event stream off (case 6), either kernel, most of it the
-# guest's 100 Hz tick on the seven busy CPUs (docs/performance.md): not met
-# reliably, so not asserted.  Asserted here: the waiters cost less than
-# on stock QEMU, and the figure against the target is printed.
+# event stream off (case 6), either kernel, most of it the guest's 100 Hz
+# tick on the seven busy CPUs (docs/performance.md): not met reliably, so
+# not asserted.  Asserted here: the waiters cost less than on stock QEMU,
+# and the figure against the target is printed.
 if ok_num "$lab_sev" && ok_num "$stock_sev" && below "$lab_sev" "$stock_sev"; then
 	pass "7 WFE waiters cost lab QEMU less than stock QEMU" \
 		"lab $lab_sev, stock $stock_sev CPU-s/s; target < $cpu_limit: $(below "$lab_sev" "$cpu_limit" && echo met || echo 'NOT met')"
