@@ -17,6 +17,9 @@ VARIANT ?= release
 # The guest's machine for make run and make soak: rtsm (the lab's modelled
 # vexpress-a15-a7) or virt (QEMU virt on Debian's qemu-system-arm).
 PLATFORM ?= rtsm
+# How the guest's time runs for make run (docs/timing.md): host (the
+# default: a person at a shell) or modelled.
+TIMING ?= host
 JOBS ?= $(shell nproc)
 KMAKE = $(MAKE) -C $(TREE) O=$(B)/kernel-$* ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- -j$(JOBS)
 
@@ -51,7 +54,8 @@ all: deps guest
 
 help:
 	@echo "make run              install missing packages, build, boot the guest to a shell"
-	@echo "                      (PLATFORM=rtsm, the modelled vexpress-a15-a7, or virt)"
+	@echo "                      (PLATFORM=rtsm, the modelled vexpress-a15-a7, or virt;"
+	@echo "                      TIMING=host, the host's clock, or modelled: docs/timing.md)"
 	@echo "make test             build the debug guest and run the whole test suite"
 	@echo "make soak             switch-storm chaos for SOAK_MINUTES (default 30) minutes (PLATFORM=)"
 	@echo "make bench            IKS switch cost against hotplug migration, in one boot,"
@@ -153,7 +157,8 @@ guest: kernel dtbs initramfs qemu
 
 run: deps
 	@$(MAKE) -s guest VARIANT=$(VARIANT)
-	@scripts/guest-run --no-build --interactive --variant $(VARIANT) --platform $(PLATFORM)
+	@scripts/guest-run --no-build --interactive --variant $(VARIANT) --platform $(PLATFORM) \
+		--timing $(TIMING)
 
 test: deps
 	@$(MAKE) -s guest VARIANT=debug

@@ -16,6 +16,7 @@ import tempfile
 import textwrap
 import time
 import unittest
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -253,6 +254,30 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(runner.guest.governor_append("ondemand", "quiet"),
                          "cpufreq.default_governor=ondemand quiet")
         self.assertEqual(runner.guest.governor_append(None, "quiet"), "quiet")
+
+    def test_timing(self):
+        """A guest suite runs in host time unless it asks for modelled time;
+        modelled time adds per-CPU icount clocks with the quantum and a
+        fixed RTC; an unknown timing, a quantum in host time, a quantum
+        out of range, or modelled time on Debian's QEMU is refused."""
+        hdr = runner.header(self.script("t0.sh", "# lab-test: timeout=5\n"), "guest")
+        self.assertNotIn("timing", hdr)
+        hdr = runner.header(self.script("t1.sh", "# lab-test: timing=modelled quantum=1000\n"),
+                            "guest")
+        args = runner.guest.timing_args("rtsm", hdr["timing"], hdr["quantum"])
+        self.assertEqual(args[:2], ["-icount", "shift=0,sleep=off,percpu=on,quantum=1000"])
+        self.assertIn("clock=vm", args[3])
+        self.assertEqual(runner.guest.timing_args("rtsm", "host"), [])
+        for bad in ("timing=wall", "quantum=1000", "timing=host quantum=1000",
+                    "timing=modelled quantum=10us"):
+            with self.assertRaises(ValueError, msg=bad):
+                runner.header(self.script("t2.sh", f"# lab-test: {bad}\n"), "guest")
+        env = {runner.guest.VIRT_QEMU_ENV: "stock"}
+        for plat, timing, quantum in (("rtsm", "host", 1000), ("rtsm", "modelled", 0),
+                                      ("rtsm", "modelled", 10**9), ("virt", "modelled", None)):
+            with self.assertRaises(ValueError, msg=(plat, timing, quantum)), \
+                    mock.patch.dict(os.environ, env):
+                runner.guest.timing_args(plat, timing, quantum)
 
     def test_skipped_unit_tests_are_skips(self):
         self.script("test_lab_skipdemo.py", """\

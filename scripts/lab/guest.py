@@ -81,6 +81,45 @@ def platform_qemu(platform):
         return LAB_QEMU
     return choice
 
+# How the guest's time runs (docs/timing.md).  "host": each vCPU is a host
+# thread (multi-threaded TCG) and the guest's clock is the host's, the
+# daughterboard's model throttling the vCPUs to their clusters' speeds.
+# "modelled": the lab's QEMU gives each CPU a clock of its own, advanced by
+# the instructions it executes at its cluster's clock (-icount percpu=on),
+# the vCPUs run in turn on one host thread, no more than a quantum ahead of
+# the devices' clock, and every time and energy figure repeats exactly,
+# whatever the host does.  Real parallelism finds races a round-robin does
+# not, so storms, soak and the race suites, and make run, keep host.
+TIMINGS = ("host", "modelled")
+DEFAULT_TIMING = "host"
+# The quantum of modelled time, in ns (docs/timing.md says why this one).
+DEFAULT_QUANTUM_NS = 10000
+# Modelled time's one fixed wall clock: the RTC follows the guest's clock
+# from this date, so that it is not a host input either.
+MODELLED_RTC_BASE = "2026-01-01T00:00:00"
+
+
+def timing_args(platform, timing, quantum=None):
+    """The QEMU options of TIMING ("host" or "modelled") on PLATFORM, with
+    QUANTUM ns (modelled only; None for DEFAULT_QUANTUM_NS).  Raises
+    ValueError where the timing cannot run: modelled time needs the lab's
+    QEMU (rtsm, or virt with LAB_VIRT_QEMU=lab)."""
+    if timing not in TIMINGS:
+        raise ValueError(f"timing {timing!r}: not one of {', '.join(TIMINGS)}")
+    if timing == "host":
+        if quantum is not None:
+            raise ValueError("a quantum is for modelled timing only")
+        return []
+    if platform_qemu(platform) != LAB_QEMU:
+        raise ValueError(f"modelled timing needs the lab's QEMU; {platform} runs on "
+                         f"{platform_qemu(platform)} (set {VIRT_QEMU_ENV}=lab for virt)")
+    quantum = DEFAULT_QUANTUM_NS if quantum is None else int(quantum)
+    if not 1 <= quantum <= 100_000_000:
+        raise ValueError(f"quantum {quantum} ns: give 1 to 100000000 ns")
+    return ["-icount", f"shift=0,sleep=off,percpu=on,quantum={quantum}",
+            "-rtc", f"base={MODELLED_RTC_BASE},clock=vm"]
+
+
 MARK_DMESG_BEGIN = "@@GUEST-DMESG-BEGIN@@"
 MARK_DMESG_END = "@@GUEST-DMESG-END@@"
 MARK_EXIT = re.compile(r"@@GUEST-EXIT (\d+)@@")
@@ -241,7 +280,7 @@ def governor_append(governor, append):
 def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
         timeout=300, log_dir=None, stream=sys.stdout, kernel=None,
         platform=DEFAULT_PLATFORM, qemu_trace=None, qemu_args=(),
-        governor=JOB_GOVERNOR):
+        governor=JOB_GOVERNOR, timing=DEFAULT_TIMING, quantum=None):
     """Boot a fresh guest that runs SCRIPT with ARGS and powers off.
 
     Streams the job's output to STREAM, keeps the console, the job's
@@ -253,8 +292,10 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
     PLATFORM is a key of PLATFORMS; QEMU_TRACE a -trace pattern, whose
     events go to LOG_DIR/qemu-trace.log; QEMU_ARGS more QEMU options.
     GOVERNOR is the cpufreq governor every policy starts with (None: the
-    kernel's default); jobs default to JOB_GOVERNOR.
+    kernel's default); jobs default to JOB_GOVERNOR.  TIMING is "host" or
+    "modelled" (see TIMINGS), QUANTUM its quantum in ns.
     """
+    qemu_args = timing_args(platform, timing, quantum) + list(qemu_args)
     kernel = kernel or kernel_image(variant)
     dtb = dtb or PLATFORMS[platform]["dtb"]
     smp = smp or DEFAULT_SMP
@@ -358,8 +399,13 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
 
 
 def interactive(*, variant="release", dtb=None, smp=None, append="", kernel=None,
-                platform=DEFAULT_PLATFORM, qemu_trace=None, governor=None):
-    """Boot the guest to a shell on this terminal (Ctrl-A x quits QEMU)."""
+                platform=DEFAULT_PLATFORM, qemu_trace=None, governor=None,
+                timing=DEFAULT_TIMING, quantum=None):
+    """Boot the guest to a shell on this terminal (Ctrl-A x quits QEMU).
+    In modelled TIMING the guest's clock is not the wall clock: while every
+    CPU idles it jumps from one timer to the next, as fast as the host
+    goes."""
+    qemu_args = timing_args(platform, timing, quantum)
     trace = (qemu_trace, os.path.join(BUILD, "qemu-trace.log")) if qemu_trace else None
     kernel = kernel or kernel_image(variant)
     dtb = dtb or PLATFORMS[platform]["dtb"]
@@ -370,7 +416,7 @@ def interactive(*, variant="release", dtb=None, smp=None, append="", kernel=None
     cmd = qemu_command(kernel, dtb,
                        initrd, smp or DEFAULT_SMP, governor_append(governor, append),
                        interactive=True, platform=platform, trace=trace,
-                       qemu_log=qemu_log)
+                       qemu_log=qemu_log, qemu_args=qemu_args)
     print("+ " + shlex.join(cmd), flush=True)
     try:
         return subprocess.call(cmd)

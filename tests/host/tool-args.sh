@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Bad arguments to the guest's C tools (bl-storm, bl-bench, vfpcheck,
-# runas, cpu-loop, workload, spin-bench): each case must print an error on stderr and exit 2 at once,
+# runas, cpu-loop, workload, spin-bench, counter-pass, timer-lat): each case must print an error on stderr and exit 2 at once,
 # before any switch, write or exec.  The static armhf binaries run here
 # under qemu-arm (qemu-user); nothing they could touch exists on the host,
 # and a case that does not stop within 10 s fails.  switch-storm's
@@ -59,6 +59,21 @@ cases=(
 	"spin-bench 2 4095"
 	"spin-bench -x 2 0"
 	"spin-bench 2 0 1 2 3 4 5 6 7 8"
+	"counter-pass"
+	"counter-pass 100 0"
+	"counter-pass 0 0 1"
+	"counter-pass 10x 0 1"
+	"counter-pass 100 0 x"
+	"counter-pass -k -1 100 0 1"
+	"counter-pass -k 1e3 100 0 1"
+	"counter-pass -q 100 0 1"
+	"counter-pass 100 0 1 2 3 4 5 6 7 8"
+	"timer-lat"
+	"timer-lat 100"
+	"timer-lat 5 10"
+	"timer-lat 100 0"
+	"timer-lat 100x 10"
+	"timer-lat -c x 100 10"
 )
 echo "KTAP version 1"
 echo "1..${#cases[@]}"
