@@ -268,8 +268,13 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(args[:2], ["-icount", "shift=0,sleep=off,percpu=on,quantum=1000"])
         self.assertIn("clock=vm", args[3])
         self.assertEqual(runner.guest.timing_args("rtsm", "host"), [])
+        hdr = runner.header(self.script("t3.sh", "# lab-test: timing=host,modelled\n"), "guest")
+        self.assertEqual(runner.timings(hdr), ["host", "modelled"])
+        self.assertEqual([runner.instance_name("w", "rtsm", t) for t in runner.timings(hdr)],
+                         ["w", "w@modelled"])
+        self.assertEqual(runner.instance_name("w", "virt", None), "w@virt")
         for bad in ("timing=wall", "quantum=1000", "timing=host quantum=1000",
-                    "timing=modelled quantum=10us"):
+                    "timing=modelled quantum=10us", "timing=modelled,modelled"):
             with self.assertRaises(ValueError, msg=bad):
                 runner.header(self.script("t2.sh", f"# lab-test: {bad}\n"), "guest")
         env = {runner.guest.VIRT_QEMU_ENV: "stock"}

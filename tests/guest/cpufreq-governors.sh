@@ -1,12 +1,14 @@
 #!/bin/sh
-# lab-test: timeout=600
+# lab-test: timing=modelled timeout=600
 # Every built-in governor on the big.LITTLE cpufreq driver with the
 # switcher active: performance puts each logical CPU on its A15 at the top,
 # powersave on its A7 at the bottom; userspace walking every entry up and
 # down lands on the entry's cluster (switcher cluster and MPIDR) with the
 # cluster clock at least the entry's real frequency; ondemand, conservative
 # and schedutil take a loaded logical CPU to its A15 and an idle one back
-# to its A7; the transition statistics count what happened.
+# to its A7; the transition statistics count what happened.  In modelled
+# time (docs/timing.md): a governor's load and idle are the guest's, not
+# the host's, and the result repeats.
 # shellcheck disable=SC2086,SC2016,SC2012,SC2231 # CPU numbers, frequencies and sysfs paths are single words; single-quoted code runs in the guest
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh

@@ -1,26 +1,25 @@
 #!/bin/sh
-# lab-test: timeout=420 governor=default
+# lab-test: timing=modelled timeout=420 governor=default
 # RT tasks and schedutil with the switcher (docs/cpufreq.md, "RT tasks and
 # schedutil").  schedutil asks for the top of the table whenever an RT
 # task is runnable, unless utilisation clamping says otherwise; the
-# switcher's kswitcher threads are RT, and under TCG a switch lasts long
-# enough for schedutil to see one runnable: right after a switch to the A7
-# it asks for the A15 again, and an idle CPU ping-pongs.  The lab boots
-# with kernel.sched_util_clamp_min_rt_default 0 (initramfs/rootfs/etc/
-# sysctl.conf).  Here, in one boot, under schedutil with its rate limit
-# at 0 (every update is looked at: with the default 10 ms, schedutil sees
-# the thread runnable only when the path from its decision to the switch
-# takes longer, which depends on the host's load), and with busy loops on
-# cpu2 and cpu3 so that the other vCPUs compete for the host's cores:
+# switcher's kswitcher threads are RT, and a switch lasts long enough for
+# schedutil to see one runnable: right after a switch to the A7 it asks
+# for the A15 again, and an idle CPU ping-pongs.  The lab boots with
+# kernel.sched_util_clamp_min_rt_default 0 (initramfs/rootfs/etc/
+# sysctl.conf).  Here, in one boot, in modelled time (docs/timing.md),
+# under schedutil with its rate limit at 0 (every update is looked at):
 # with each CPU's switch count settled first, logical CPU 0 or 1 runs a
-# short burst (up to its A15), then idles for 2 s (back to its A7: two
-# switches), 12 times with the kernel's default (1024) and 12 with the
-# lab's (0), alternating in pairs.  A trial ping-pongs when it makes more
-# than 8 switches, the burst's round trip and three more: once the RT
-# window is hit, trials at 1024 made 9-85 switches in their 2 s here,
-# while at 0 a trial made 0-4 in six runs here and more than 4 once in
-# CI (a process start on the trial CPU, the test's own among them, can
-# make a round trip).
+# burst (30,000 rounds of a shell loop: long enough to take it to its
+# A15), then idles for 2 s (back to its A7: two switches), 4 times with
+# the kernel's default (1024) and 4 with the lab's (0), alternating in
+# pairs.  A trial ping-pongs when it makes more than the burst's two
+# switches.  In modelled time every trial repeats exactly: at 1024 the
+# trials made 9, 11, 11 and 9 switches and ended on the A15; at 0 each
+# made its 2 and ended on the A7.  (In host time, before, the threshold
+# was 8 switches over 24 trials with two busy loops loading the host:
+# process starts made stray round trips, and whether the window was hit
+# depended on the host's load.)
 # - the kernel's default: at least one trial ping-pongs: the window was hit;
 # - the lab's: no trial does, and every trial ends on the A7.
 . /usr/share/lab/ktap.sh
@@ -28,26 +27,21 @@
 ktap_plan 4
 
 RT=/proc/sys/kernel/sched_util_clamp_min_rt_default
-TRIALS=24
-PP=8
+TRIALS=8
+PP=2
 CF=/sys/devices/system/cpu/cpufreq
 
 read -r boot_rt < "$RT"
 ktap_expect "the lab boots with kernel.sched_util_clamp_min_rt_default 0" 0 "$boot_rt"
 
 # shellcheck disable=SC2016 # the loop is the child shell's
-burst() { taskset -c "$1" sh -c 'i=0; while [ $i -lt 3000 ]; do i=$((i + 1)); done'; }
+burst() { taskset -c "$1" sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i + 1)); done'; }
 
 rate_limits=""
 for p in "$CF"/policy[0-9]*; do
 	read -r r < "$p/schedutil/rate_limit_us"
 	rate_limits="$rate_limits $p:$r"
 	echo 0 > "$p/schedutil/rate_limit_us"
-done
-loops=""
-for c in 2 3; do
-	taskset -c "$c" sh -c 'while :; do :; done' &
-	loops="$loops $!"
 done
 sleep 2
 
@@ -83,8 +77,6 @@ while [ "$i" -lt "$TRIALS" ]; do
 		[ "$cl" = 1 ] && lab_a7=$((lab_a7 + 1))
 	fi
 done
-# shellcheck disable=SC2086 # a list of PIDs
-kill $loops
 echo 0 > "$RT"
 for pr in $rate_limits; do
 	echo "${pr#*:}" > "${pr%:*}/schedutil/rate_limit_us"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timeout=420 governor=default
+# lab-test: timing=modelled timeout=420 governor=default
 # The tools of the near-idle measurement and the governor study (issue 14),
 # booted with the kernel's default governor:
 # - the default is schedutil, and on a near-idle system it keeps every
@@ -12,6 +12,8 @@
 # - cpufreq/workload and cpufreq/governor-study: bad arguments refused the
 #   same way; a short study run gives a line per governor and workload,
 #   with the periodic workload's bursts counted and energy on the meters.
+# In modelled time (docs/timing.md), so that a near-idle system's
+# switches and energy are the guest's own and repeat exactly.
 # shellcheck disable=SC2086 # argument lists are split on purpose
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: platform=rtsm append=no_bL_switcher timeout=600
+# lab-test: platform=rtsm timing=modelled append=no_bL_switcher timeout=600
 # The modelled platform's cluster clocks, speed and energy meters
 # (QEMU's vexpress-bl-dcc behind SYS_CFG site 1, docs/dvfs-energy.md),
 # through mainline's clk-vexpress-osc and vexpress-hwmon and the cpufreq
@@ -12,7 +12,9 @@
 #    between OPPs is rounded up (CPUFREQ_RELATION_L), garbage is refused;
 #  - a fixed loop's time follows the clock: top against bottom of each
 #    cluster's range, and an A7 against an A15 at the same 1 GHz (the
-#    model's speed ratio 1024/516), within 15%;
+#    model's speed ratio 1024/516), within 1% (in modelled time,
+#    docs/timing.md: in host time the throttle and the host's load made
+#    it 15%);
 #  - the energy meters never decrease; the same loop costs less energy on
 #    an A7 at 350 MHz than on an A15 at 1.2 GHz; a cluster held in reset
 #    draws nothing;
@@ -102,24 +104,19 @@ loop_ns() {
 	cpu-loop -c "$1" 30 | awk '{ print $4 }'
 }
 set_khz() { echo "$2" > $CF/policy$1/scaling_setspeed; }
-# within15 NAME MEASURED-RATIO-x1000 EXPECTED-RATIO-x1000
-within15() {
-	if [ $(($2 * 100)) -ge $(($3 * 85)) ] && [ $(($2 * 100)) -le $(($3 * 115)) ]; then
+# within1 NAME MEASURED-RATIO-x1000 EXPECTED-RATIO-x1000
+within1() {
+	if [ $(($2 * 100)) -ge $(($3 * 99)) ] && [ $(($2 * 100)) -le $(($3 * 101)) ]; then
 		ktap_pass "$1" "ratio $2/1000, modelled $3/1000"
 	else
 		ktap_fail "$1" "ratio $2/1000, modelled $3/1000"
 	fi
 }
 min() { if [ -z "$1" ] || [ "$2" -lt "$1" ]; then echo "$2"; else echo "$1"; fi; }
-# Seven rounds of every setting, the fastest run of each kept: the host's
-# other work only ever adds time, and a burst of it spoils one round of
-# every setting rather than every run of one.  The unthrottled A15 at
-# 1.2 GHz is the reference, and only it loses time to host threads that
-# compete for a core (a throttled vCPU counts time without a core as time
-# slept); CPUs 2, 3, 6 and 7 go offline meanwhile, so that 4 vCPU threads
-# rather than 8 share the host's cores.
-ROUNDS="1 2 3 4 5 6 7"
-for c in 2 3 6 7; do echo 0 > /sys/devices/system/cpu/cpu$c/online; done
+# Three rounds of every setting (in modelled time the rounds agree but for
+# the kernel's own work during them; the fastest is kept), the meters read
+# after each: the readings must never decrease.
+ROUNDS="1 2 3"
 e_before="$(cat $E0) $(cat $E1)"
 seq0="" seq1=""
 a15_top="" a15_1g="" a15_500="" a7_top="" a7_bottom=""
@@ -136,12 +133,11 @@ for round in $ROUNDS; do
 	a7_bottom=$(min "$a7_bottom" "$(loop_ns 4)")
 	seq0="$seq0 $(cat $E0)" seq1="$seq1 $(cat $E1)"
 done
-for c in 2 3 6 7; do echo 1 > /sys/devices/system/cpu/cpu$c/online; done
 ktap_diag "loop (ns): A15 1.2 GHz $a15_top, 1 GHz $a15_1g, 500 MHz $a15_500; A7 1 GHz $a7_top, 350 MHz $a7_bottom"
-within15 "A15: 500 MHz against 1.2 GHz" $((a15_500 * 1000 / a15_top)) 2400
-within15 "A7: 350 MHz against 1 GHz" $((a7_bottom * 1000 / a7_top)) 2857
+within1 "A15: 500 MHz against 1.2 GHz" $((a15_500 * 1000 / a15_top)) 2400
+within1 "A7: 350 MHz against 1 GHz" $((a7_bottom * 1000 / a7_top)) 2857
 # speed = f / 1.2 GHz * DMIPS/MHz / 1024: an A7 at f is 516/1024 of an A15
-within15 "A7 against A15, both at 1 GHz (DMIPS/MHz 1024/516)" \
+within1 "A7 against A15, both at 1 GHz (DMIPS/MHz 1024/516)" \
 	$((a7_top * 1000 / a15_1g)) 1984
 
 # Energy of the same loop: an A7 at 350 MHz against an A15 at 1.2 GHz, each

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timeout=240
+# lab-test: timing=host,modelled timeout=240
 # A contended spinlock that waits the way the arm32 kernel's do (a ticket,
 # WFE until it is served; the release stores the next owner, DSB, SEV),
 # four threads on the four logical CPUs (tests/tools/spin-bench), on the
@@ -9,6 +9,9 @@
 # stream, and a hang if that failed too), and the lock changed hands
 # between threads often: the contended case was hit.  A check of the
 # check: the same loop without the lock is caught breaking the count.
+# In host time (multi-threaded TCG) the threads really run at once, and
+# WFE sleeps in host time; in modelled time (wfe-spinlock@modelled,
+# docs/timing.md) WFE halts the CPU until SEV, and the figures repeat.
 # make bench times the same lock on each QEMU.
 # shellcheck disable=SC2086 # the tool's output is split into words on purpose
 . /usr/share/lab/ktap.sh
