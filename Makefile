@@ -17,9 +17,10 @@ VARIANT ?= release
 # The guest's machine for make run and make soak: rtsm (the lab's modelled
 # vexpress-a15-a7) or virt (QEMU virt on Debian's qemu-system-arm).
 PLATFORM ?= rtsm
-# How the guest's time runs for make run (docs/timing.md): host (the
-# default: a person at a shell) or modelled.
-TIMING ?= host
+# How the guest's time runs (docs/timing.md): host or modelled.  Unset,
+# each target takes its own: make run host (a person at a shell), make
+# bench and make governors modelled (figures that repeat exactly).
+TIMING ?=
 JOBS ?= $(shell nproc)
 KMAKE = $(MAKE) -C $(TREE) O=$(B)/kernel-$* ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- -j$(JOBS)
 
@@ -59,7 +60,8 @@ help:
 	@echo "make test             build the debug guest and run the whole test suite"
 	@echo "make soak             switch-storm chaos for SOAK_MINUTES (default 30) minutes (PLATFORM=)"
 	@echo "make bench            IKS switch cost against hotplug migration, in one boot,"
-	@echo "                      then the governor study (make governors)"
+	@echo "                      then the governor study (make governors); in modelled"
+	@echo "                      time unless TIMING=host"
 	@echo "make governors        five governors x three workloads, switcher on and off:"
 	@echo "                      time, deadline misses and energy (rtsm)"
 	@echo "make verify           SPIN models of vlocks and MCPM, stress of the real vlock.S"
@@ -130,7 +132,7 @@ $(B)/dtb/%.dtb: dts/%.dts $(wildcard dts/*.dtsi)
 initramfs: $(INITRAMFS)
 
 $(GUEST_DEBS): scripts/fetch-guest-debs
-	@echo "  DEBS    busybox-static cpufrequtils libcpufreq0 libc6 kexec-tools (armhf)"
+	@echo "  DEBS    busybox-static cpufrequtils libcpufreq0 libc6 kexec-tools rt-tests (armhf)"
 	@scripts/fetch-guest-debs $(B)/guest-debs
 	@touch $@
 
@@ -158,7 +160,7 @@ guest: kernel dtbs initramfs qemu
 run: deps
 	@$(MAKE) -s guest VARIANT=$(VARIANT)
 	@scripts/guest-run --no-build --interactive --variant $(VARIANT) --platform $(PLATFORM) \
-		--timing $(TIMING)
+		--timing $(or $(TIMING),host)
 
 test: deps
 	@$(MAKE) -s guest VARIANT=debug
@@ -169,12 +171,12 @@ verify: deps tree
 
 bench: deps
 	@$(MAKE) -s guest VARIANT=release
-	@scripts/bench
-	@scripts/governors
+	@scripts/bench --timing $(or $(TIMING),modelled)
+	@scripts/governors --timing $(or $(TIMING),modelled)
 
 governors: deps
 	@$(MAKE) -s guest VARIANT=release
-	@scripts/governors
+	@scripts/governors --timing $(or $(TIMING),modelled)
 
 SOAK_MINUTES ?= 30
 soak: deps
