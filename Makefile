@@ -171,8 +171,10 @@ verify: deps tree
 
 bench: deps
 	@$(MAKE) -s guest VARIANT=release
-	@scripts/bench --timing $(or $(TIMING),modelled)
-	@scripts/governors --timing $(or $(TIMING),modelled)
+	@scripts/bench --timing $(or $(TIMING),modelled) \
+		$(if $(filter host,$(TIMING)),,--host-cost)
+	@scripts/governors --timing $(or $(TIMING),modelled) \
+		$(if $(filter host,$(TIMING)),,--quanta 1000,100000 --host-cost)
 
 governors: deps
 	@$(MAKE) -s guest VARIANT=release
