@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timing=modelled timeout=300 klog-expect='mcpm_cpu_power_up\(\) returned -5|__target_index: Failed to change cpu frequency: -(5|11)$'
+# lab-test: timing=modelled timeout=300 klog-expect='mcpm_cpu_power_up\(\) returned -5|__target_index: Failed to change cpu frequency: -5$'
 # Issue 11, defect 9: the cpufreq front end after a switch that failed
 # (mcpm/fault_fail_power_up makes the inbound's power-up fail with EIO).
 #  - the logical CPU's request must be the one before the failed
@@ -7,10 +7,15 @@
 #    the cluster clock (which another logical CPU may have set higher);
 #  - a governor asking for the other cluster every sampling period while
 #    every switch fails must back off after a few failures in a row
-#    (reported; bL_switch_failures and bL_switch_refused count them), and
-#    switch again once the fault is gone.
-# The cpufreq core logs every failed transition at KERN_ERR ("Failed to
-# change cpu frequency"), the refusals of a back-off (-EAGAIN) included.
+#    (reported; bL_switch_failures counts them), and switch again once the
+#    fault is gone.  During a back-off the policy is kept to its cluster's
+#    frequencies (frequency QoS: scaling_min_freq reads the A15's lowest
+#    entry, 500000),
+#    so the governor asks for nothing the driver would refuse: the cpufreq
+#    core logs every failed transition at KERN_ERR ("Failed to change cpu
+#    frequency"), and the back-off's refusals (-EAGAIN) used to be logged
+#    at every sampling period (181 in 4 s here; issue 28, item 6).  Now
+#    only the failed switches themselves are (-5), and nothing is refused.
 # In modelled time (docs/timing.md): the counts of tried and refused
 # switches in the 4 s are the platform's, the same every run.
 # shellcheck disable=SC2086 # CPU numbers and sysfs paths are single words
@@ -50,10 +55,16 @@ light=$!
 f0=$(sw_stat failures)
 pf0=$(cat $P/bL_switch_failures 2>/dev/null || echo missing)
 pr0=$(cat $P/bL_switch_refused 2>/dev/null || echo missing)
+eagain0=$(dmesg | grep -c 'Failed to change cpu frequency: -11' || true)
 echo 1000000 > $FAIL
 cpufreq-set -c 1 -g ondemand
 echo 20000 > $P/ondemand/sampling_rate
-sleep 4
+mins=""
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+	sleep 0.25
+	read -r m < $P/scaling_min_freq
+	mins="$mins $m"
+done
 echo 0 > $FAIL
 n=$(($(sw_stat failures) - f0))
 if [ "$n" -ge 3 ] && [ "$n" -le 6 ]; then
@@ -64,12 +75,18 @@ else
 fi
 pf=$(cat $P/bL_switch_failures 2>/dev/null || echo missing)
 pr=$(cat $P/bL_switch_refused 2>/dev/null || echo missing)
+eagain=$(($(dmesg | grep -c 'Failed to change cpu frequency: -11' || true) - eagain0))
+a15_low=$(awk '$2 == 0 { print $1; exit }' $P/bL_table)
+capped=0
+case "$mins " in *" $a15_low "*) capped=1 ;; esac
 if [ "$pf0" != missing ] && [ "$pf" != missing ] && [ $((pf - pf0)) = "$n" ] &&
-   [ $((pr - pr0)) -gt 0 ] && dmesg | grep -q "CPU1: [0-9]* switches to cluster 1 failed in a row"; then
-	ktap_pass "back-off reported; bL_switch_failures +$((pf - pf0)), bL_switch_refused +$((pr - pr0))"
+   [ $((pr - pr0)) = 0 ] && [ "$eagain" = 0 ] && [ "$capped" = 1 ] &&
+   dmesg | grep -q "CPU1: [0-9]* switches to cluster 1 failed in a row"; then
+	ktap_pass "back-off reported, the policy kept to the A15's frequencies meanwhile, nothing refused or logged" \
+		"bL_switch_failures +$((pf - pf0)); scaling_min_freq every 0.25 s:$mins"
 else
-	ktap_fail "back-off reported; bL_switch_failures and bL_switch_refused count it" \
-		"bL_switch_failures $pf0 -> $pf, bL_switch_refused $pr0 -> $pr; $(dmesg | grep -c 'in a row') back-off messages"
+	ktap_fail "back-off reported, the policy kept to the A15's frequencies meanwhile, nothing refused or logged" \
+		"bL_switch_failures $pf0 -> $pf, bL_switch_refused $pr0 -> $pr, $eagain refusals logged; scaling_min_freq:$mins; $(dmesg | grep -c 'in a row') back-off messages"
 fi
 
 # The fault gone, the back-off (at most 4 s by now) ends and cpu1 goes to

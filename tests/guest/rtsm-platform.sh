@@ -6,7 +6,7 @@
 # (debugfs arm_cpuid), not taken from the DT.
 # shellcheck disable=SC2086 # CPU numbers are single words
 . /usr/share/lab/ktap.sh
-ktap_plan 8
+ktap_plan 9
 
 log=$(dmesg)
 for msg in "ARM CCI driver probed" "VExpress DCSCB support installed"; do
@@ -50,4 +50,13 @@ ktap_expect "cluster ids 0 and 1" "00001111" "$pkg"
 ktap_expect "firmware state: CCI interface 3 snoops and DVM on, non-secure access on" \
 	"snoop3 0x3 secure_access 0x1" \
 	"snoop3 $(printf '0x%x' $(($(devmem 0x2c094000 32) & 3))) secure_access $(printf '0x%x' $(($(devmem 0x2c090008 32) & 1)))"
+
+# The CCI-400's identification (0x2c090fe0-0x2c090fec: PID0..3): part
+# 0x420, ARM's JEP106 code, revision r0p0 as on TC2 (PID2 0x0b; it read
+# 0x4b, revision 4, while the model called itself r1: issue 28, item 14).
+pid=""
+for o in 0xfe0 0xfe4 0xfe8 0xfec; do
+	pid="$pid $(printf '0x%02x' $(($(devmem $((0x2c090000 + o)) 32) & 0xff)))"
+done
+ktap_expect "CCI-400 peripheral ID: part 0x420, ARM, revision r0p0" " 0x20 0xb4 0x0b 0x00" "$pid"
 ktap_done
