@@ -1,17 +1,19 @@
 #!/bin/sh
-# lab-test: platform=rtsm append=no_bL_switcher timeout=300 qemu-expect='power-sequencing violation #[0-9]+ (\(snoop-off-cached\): CCI-400 slave interface 4 told to stop snoops and DVM messages while cluster 1 CPU [0-3] has its data cache on|\(cluster-reset-unheld\): cluster 1 reset asserted \(RST_HOLD1 0x10e\) while its CPU 0 is not held)' qemu-expect-count=2
+# lab-test: platform=rtsm append=no_bL_switcher timeout=300 qemu-expect='power-sequencing violation #[0-9]+ (\(snoop-off-cached\): CCI-400 slave interface 4 told to stop snoops and DVM messages while cluster 1 CPU [0-3] has its data cache on|\(cpu-off-cached\): cluster 1 CPU [0-3] powered off \(RST_HOLD1 0x10f\) with its data cache on|\(cluster-reset-unheld\): cluster 1 reset asserted \(RST_HOLD1 0x10e\) while its CPU 0 is not held)' qemu-expect-count=3
 # A check of the power-sequencing checker of the modelled platform (QEMU's
 # DCSCB model, docs/platform.md): mcpm/fault_skip_cluster_cache_disable, a
 # test double, makes the last man of the next cluster power-down disable
 # its CCI-400 port with its data cache still on.  Offlining the four A7s
-# with it set must make QEMU report snoop-off-cached for cluster 1: the
-# header's qemu-expect= makes tests/run fail the suite if that report is
-# missing (and any other report fails it as on every rtsm suite).  The
-# knob is consumed by that one power-down.  With the cluster down, the
-# suite then releases CPU 0's hold in RST_HOLD1 (devmem) while the cluster
-# reset stays asserted, and restores it: the checker must report
-# cluster-reset-unheld (the cluster stays in reset, so nothing runs).  The
-# two reports, and no others: qemu-expect-count=2.  The cluster comes back.
+# with it set must make QEMU report snoop-off-cached for cluster 1, and
+# then cpu-off-cached when that last man is powered off with its cache
+# still on (since qemu patch 0020): the header's qemu-expect= makes
+# tests/run fail the suite if a report is missing (and any other report
+# fails it as on every rtsm suite).  The knob is consumed by that one
+# power-down.  With the cluster down, the suite then releases CPU 0's
+# hold in RST_HOLD1 (devmem) while the cluster reset stays asserted, and
+# restores it: the checker must report cluster-reset-unheld (the cluster
+# stays in reset, so nothing runs).  The three reports, and no others:
+# qemu-expect-count=3.  The cluster comes back.
 # shellcheck disable=SC2086 # CPU numbers are single words
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh
