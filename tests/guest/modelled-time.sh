@@ -15,7 +15,11 @@
 #    the check of that check hands each reading over 1,000,000 ticks too
 #    high (counter-pass -k, a test double), which must be caught;
 #  - idle: a cluster with nothing to do reads its modelled idle power,
-#    7.0 mW (A15) and 2.5 mW (A7) at 1.05 V, within 5% over 10 s.  Its one
+#    7.0 mW (A15) and 2.5 mW (A7) at 1.05 V, within 5%, in the quietest
+#    of three 10 s windows (a window in which the kernel does a piece of
+#    work on the CPU, a worker or an RCU callback, reads that work's
+#    energy too, as it should: one build read 8.1 mW in its only window,
+#    19 ms of an A15 at 1 GHz).  Its one
 #    online CPU is isolated from the scheduler's domains (isolcpus 1 and 5,
 #    "1-5:1/4" as the runner's append= turns commas into spaces) and the
 #    shell runs on the other cluster, so that no load balancing lands on
@@ -120,8 +124,8 @@ for l in /sys/class/hwmon/hwmon*/energy1_label; do
 done
 # uptime_cs: /proc/uptime in hundredths of a second, by the shell alone
 uptime_cs() { read -r _u _ < /proc/uptime; echo "${_u%.*}${_u#*.}"; }
-# idle CLUSTER FILE IDLE_MW CPUS... : power over 10 s, shell on the CPU
-# after the first of CPUS
+# idle CLUSTER FILE IDLE_MW CPUS... : lowest power of three 10 s windows,
+# shell on the CPU after the first of CPUS
 idle_check() {
 	_cl=$1 _file=$2 _mw=$3
 	shift 3
@@ -129,18 +133,24 @@ idle_check() {
 	taskset -p $((1 << $2)) $$ > /dev/null
 	_uv=$(syscfg_exec $CFG_VOLT $_cl)
 	sleep 5
-	read -r _e0 < $_file
-	_t0=$(uptime_cs)
-	sleep 10
-	read -r _e1 < $_file
-	_t1=$(uptime_cs)
-	_uw=$(( (_e1 - _e0) * 100 / (_t1 - _t0) ))
+	_min='' _all=''
+	for _w in 1 2 3; do
+		read -r _e0 < $_file
+		_t0=$(uptime_cs)
+		sleep 10
+		read -r _e1 < $_file
+		_t1=$(uptime_cs)
+		_uw=$(( (_e1 - _e0) * 100 / (_t1 - _t0) ))
+		_all="$_all $_uw"
+		[ -n "$_min" ] && [ $_min -le $_uw ] || _min=$_uw
+	done
 	_want=$(awk -v mw=$_mw -v uv=$_uv 'BEGIN { printf "%d", mw * 1000 * uv / 1050000 }')
 	_name="idle: cluster $_cl (cpu$1 alone, isolated) reads its idle power within 5%"
-	if within $_uw $_want 1 5; then
-		ktap_pass "$_name" "$_uw uW against the model's $_want uW at $_uv uV"
+	_msg="$_min uW (windows:$_all) against the model's $_want uW at $_uv uV"
+	if within $_min $_want 1 5; then
+		ktap_pass "$_name" "$_msg"
 	else
-		ktap_fail "$_name" "$_uw uW against the model's $_want uW at $_uv uV"
+		ktap_fail "$_name" "$_msg"
 	fi
 }
 idle_check 0 $E0 7.0 1 4 5 6 7

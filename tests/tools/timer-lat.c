@@ -11,7 +11,9 @@
  *
  * COUNT (1 to 100000) deadlines PERIOD_US (10 to 1000000) microseconds
  * apart, on CPU if given.  Prints
- *   wakeups N mean_ns M max_ns X
+ *   wakeups N mean_ns M p50_ns A p99_ns B max_ns X
+ * (p50 and p99: the lateness that half and 99% of the wake-ups did not
+ * exceed).
  * Exits 0, 1 if the thread cannot be pinned or a sleep fails, 2 on bad
  * arguments (nothing run).
  */
@@ -20,15 +22,34 @@
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 #include "../../switcher/parse-num.h"
 
+#define MAX_COUNT 100000
+static int64_t late_ns[MAX_COUNT];
+
 static int64_t ts_ns(const struct timespec *ts)
 {
 	return (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+}
+
+static int cmp_ns(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The lateness that PCT percent of the N sorted wake-ups did not exceed */
+static int64_t percentile(long n, int pct)
+{
+	long i = (n * pct + 99) / 100 - 1;
+
+	return late_ns[i < 0 ? 0 : i];
 }
 
 static void usage(void)
@@ -62,7 +83,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	period = parse_num(argv[optind], 1000000);
-	count = parse_num(argv[optind + 1], 100000);
+	count = parse_num(argv[optind + 1], MAX_COUNT);
 	if (period < 10 || count < 1) {
 		usage();
 		return 2;
@@ -95,11 +116,14 @@ int main(int argc, char **argv)
 		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		late = ts_ns(&now) - t;
+		late_ns[i] = late;
 		sum += late;
 		if (late > max)
 			max = late;
 	}
-	printf("wakeups %ld mean_ns %lld max_ns %lld\n", count, (long long)(sum / count),
-	       (long long)max);
+	qsort(late_ns, count, sizeof(late_ns[0]), cmp_ns);
+	printf("wakeups %ld mean_ns %lld p50_ns %lld p99_ns %lld max_ns %lld\n", count,
+	       (long long)(sum / count), (long long)percentile(count, 50),
+	       (long long)percentile(count, 99), (long long)max);
 	return 0;
 }
