@@ -54,6 +54,7 @@ ktap_expect "power_off_refused counted the 4 refusals" 4 \
 	"$(($(mcpm_stat power_off_refused) - r0))"
 
 # 30 refusals: the outbound of logical CPU 0's switch back to cluster 0
+bad=""
 r0=$(mcpm_stat power_off_refused)
 ob=$(sw_mpidr 0)
 echo 30 > $REFUSE
