@@ -15,12 +15,15 @@
 #    30 requests in a few microseconds as before; the 30 counted;
 #  - a switch back to a CPU still being refused (100 times) waits for it
 #    to be off (ALREADY_ON, retried) and completes; the outbound must
-#    still be on as the switch back starts (the race window hit).
+#    still be on as the switch back starts (the race window hit);
+#  - the outbound stack (1 KiB a physical CPU), measured by its paint over
+#    all of the above: used, and at most half of it (kernel 0057: 184
+#    bytes here, the deepest path the lab has).
 # shellcheck disable=SC2086,SC2016,SC3028 # CPU numbers and sysfs paths are single words; single-quoted code runs in the guest; busybox ash has RANDOM
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
-ktap_plan 7
+ktap_plan 8
 
 REFUSE=$MCPM_DIR/fault_refuse_power_off
 e="[Invalid argument]"
@@ -109,5 +112,12 @@ if why=$(sw_consistent); then
 	ktap_pass "MCPM and PSCI agree afterwards"
 else
 	ktap_fail "MCPM and PSCI agree afterwards" "$why"
+fi
+used=$(sw_stat stack_max_used)
+if [ "$used" -gt 0 ] 2>/dev/null && [ "$used" -le 512 ]; then
+	ktap_pass "refused power-offs used $used bytes of the 1024-byte outbound stack, at most half"
+else
+	ktap_fail "refused power-offs used at most half of the 1024-byte outbound stack" \
+		"stack_max_used $used (overruns $(sw_stat stack_overruns))"
 fi
 ktap_done

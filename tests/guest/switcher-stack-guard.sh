@@ -7,12 +7,15 @@
 # (CONFIG_BL_SWITCHER_STACK_TEST) makes the next outbound scribble its
 # guard, as a call chain too deep for the stack would: the overrun must be
 # reported (KERN_CRIT, stack_overruns in stats) when that CPU comes back,
-# once; switch storms without it must report none.
+# once; switch storms without it must report none.  How deep the
+# outbound path goes is measured by the paint it leaves (stack_max_used
+# in stats, kernel 0057): after the storm it must be above 0 and at most
+# half the stack, 156 bytes through the DCSCB here.
 # shellcheck disable=SC2086,SC2046 # CPU numbers and sysfs paths are single words; sw_cpus lists words
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
-ktap_plan 4
+ktap_plan 5
 
 T=/sys/kernel/debug/bL_switcher/test_overrun_stack
 ktap_expect "test double present (root only), no overrun after boot" "600 0" \
@@ -23,6 +26,12 @@ rc=$?
 sw=$(echo "$out" | awk '$1 == "ok" { print $2 }')
 ktap_expect "a pingpong storm (${sw:-?} switches) overruns no stack" "0 0" \
 	"$rc $(sw_stat stack_overruns)"
+used=$(sw_stat stack_max_used)
+if [ "$used" -gt 0 ] 2>/dev/null && [ "$used" -le 512 ]; then
+	ktap_pass "the storm used $used bytes of the 1024-byte outbound stack, at most half"
+else
+	ktap_fail "the storm used at most half of the 1024-byte outbound stack" "stack_max_used $used"
+fi
 
 # The outbound of cpu0's switch to cluster 1 scribbles its guard; that
 # physical CPU checks it when it comes back with the switch back.
