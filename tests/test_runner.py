@@ -222,6 +222,16 @@ class RunnerTest(unittest.TestCase):
             with self.assertRaises(ValueError, msg=bad):
                 runner.header(self.script("p.sh", f"# lab-test: {bad}\n"), "guest")
 
+    def test_qemu_global(self):
+        """qemu-global= sets device properties with -global, each a
+        DEVICE.PROPERTY=VALUE, and refuses anything else."""
+        hdr = runner.header(self.script(
+            "g1.sh", "# lab-test: qemu-global='a-b.c-d=1 e.f=x'\n"), "guest")
+        self.assertEqual(runner.layout_args(hdr), ["-global", "a-b.c-d=1", "-global", "e.f=x"])
+        for bad in ("qemu-global=nodot", "qemu-global=a.b", "qemu-global=a=b"):
+            with self.assertRaises(ValueError, msg=bad):
+                runner.header(self.script("g2.sh", f"# lab-test: {bad}\n"), "guest")
+
     def test_layout(self):
         """layout=A+B boots the rtsm machine with A A15s and B A7s: it adds
         the machine's a15-cpus/a7-cpus options, and is refused off rtsm,

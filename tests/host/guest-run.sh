@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/guest-run itself: the job's exit status comes back, a time limit
-# kills QEMU and leaves no process behind, and a guest 'sleep 2' takes two
-# seconds of host time.  Prints KTAP.
+# kills QEMU and leaves no process behind, a guest 'sleep 2' takes two
+# seconds of host time, and a malformed --qemu-global is refused before
+# anything starts.  Prints KTAP.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -15,7 +16,7 @@ fail() { n=$((n + 1)); failed=$((failed + 1)); echo "# $2"; echo "not ok $n $1";
 gr() { "$top/scripts/guest-run" --no-build --quiet "$@"; }
 
 echo "KTAP version 1"
-echo "1..5"
+echo "1..6"
 
 # 1. exit status
 printf 'echo job-ran\nexit 3\n' > "$tmp/exit3.sh"
@@ -86,6 +87,16 @@ if [ "$found" = 1 ]; then
 	pass "kernel log is kept and an injected WARNING is detected"
 else
 	fail "kernel log is kept and an injected WARNING is detected" "scanner found $found reports"
+fi
+
+# 6. a malformed device property: exit 2 with a message, no guest started
+rc=0
+err=$(gr --log-dir "$logs/badglobal" --qemu-global vexpress-dcscb=1 "$tmp/exit3.sh" 2>&1) || rc=$?
+if [ "$rc" -eq 2 ] && [[ "$err" == *"not DEVICE.PROPERTY=VALUE"* ]] && [ ! -e "$logs/badglobal" ]; then
+	pass "a --qemu-global of vexpress-dcscb=1 is refused (exit 2), no guest started"
+else
+	fail "a --qemu-global of vexpress-dcscb=1 is refused (exit 2), no guest started" \
+		"exit $rc: $err"
 fi
 
 [ "$failed" -eq 0 ]
