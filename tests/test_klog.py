@@ -36,6 +36,8 @@ REAL_FAILURES = [
     "** 17 printk messages dropped **",
     "<4>[   13.9] printk: sh: 3 output lines suppressed due to ratelimiting",
     "<4>[   14.0] bL_switcher_set: 12 callbacks suppressed",
+    "<4>[   14.1] sched: RT throttling activated",
+    "<4>[   14.2] clocksource: timekeeping watchdog on CPU1: Marking clocksource 'jiffies' as unstable because the skew is too large:",
 ]
 
 

@@ -1,9 +1,10 @@
 """Unit tests of the runner (tests/run) itself: each builds a suite that
 must fail one of its checks and asserts that the runner fails it.  These
-are the checks of the checker: a hanging host suite, exit status 1 with
-every case ok, an unknown '# lab-test:' key, an expected failure that does
-not happen, a bad platform= setting, and skipped unit tests counted as
-skips."""
+are the checks of the checker: a hanging host suite, one that boots a
+guest and hangs (no QEMU may be left), a hanging unit suite, exit status 1
+with every case ok, an unknown '# lab-test:' key, an expected failure that
+does not happen, a bad platform= setting, and skipped unit tests counted
+as skips."""
 
 import contextlib
 import importlib.machinery
@@ -222,6 +223,17 @@ class RunnerTest(unittest.TestCase):
             with self.assertRaises(ValueError, msg=bad):
                 runner.header(self.script("p.sh", f"# lab-test: {bad}\n"), "guest")
 
+    def test_slowest(self):
+        """The summary lists the slowest suites first, at most ten, with
+        their share of the whole run."""
+        times = [(float(i), f"s{i}") for i in range(12)]
+        lines = runner.slowest(times).splitlines()
+        self.assertEqual(lines[0], "# slowest 10 of 12 suites (host time):")
+        self.assertEqual(len(lines), 11)
+        self.assertIn("s11", lines[1])
+        self.assertIn("17%", lines[1])      # 11 of 66 s
+        self.assertIn("s2", lines[-1])
+
     def test_qemu_global(self):
         """qemu-global= sets device properties with -global, each a
         DEVICE.PROPERTY=VALUE, and refuses anything else."""
@@ -313,6 +325,54 @@ class RunnerTest(unittest.TestCase):
         with contextlib.redirect_stdout(io.StringIO()):
             runner.run_unit_suite(tally, os.path.join(self.tmp.name, "test_lab_skipdemo.py"))
         self.assertEqual((tally.passed, tally.skipped, tally.failed), (1, 1, 1))
+
+    def test_hanging_unit_suite_fails_in_time(self):
+        """A unit suite runs in the runner's process under a time limit: a
+        test that hangs fails the suite when it expires, instead of
+        holding the whole run."""
+        self.script("test_lab_hangdemo.py", """\
+            import time
+            import unittest
+            class T(unittest.TestCase):
+                def test_hang(self):
+                    time.sleep(30)
+            """)
+        sys.path.insert(0, self.tmp.name)
+        self.addCleanup(sys.path.remove, self.tmp.name)
+        tally = runner.Tally()
+        out = io.StringIO()
+        t0 = time.monotonic()
+        with contextlib.redirect_stdout(out):
+            runner.run_unit_suite(tally, os.path.join(self.tmp.name, "test_lab_hangdemo.py"),
+                                  limit=1)
+        self.assertLess(time.monotonic() - t0, 10)
+        self.assertEqual((tally.passed, tally.failed), (0, 1))
+        self.assertIn("timed out after 1 s", out.getvalue())
+
+    def test_timed_out_host_suite_leaves_no_qemu(self):
+        """A host suite that boots a guest and hangs: at its time limit the
+        runner sends SIGTERM, guest-run kills its QEMU (which runs in a
+        session of its own, out of the suite's process group), and no
+        QEMU is left.  Boots the debug kernel on virt with one CPU."""
+        top = os.path.dirname(HERE)
+        if not os.path.exists(os.path.join(top, "build", "kernel-debug", "arch", "arm",
+                                           "boot", "zImage")):
+            self.skipTest("no debug kernel built")
+        tally, out = self.host(f"""\
+            #!/usr/bin/env bash
+            # lab-test: timeout=40
+            echo "KTAP version 1"; echo "1..1"
+            printf 'echo lab-guest-hangs\\nwhile :; do sleep 1; done\\n' > "$LAB_LOGS/hang.sh"
+            {top}/scripts/guest-run --no-build --variant debug --platform virt --smp 1 \\
+                --timeout 600 --log-dir "$LAB_LOGS/guest" "$LAB_LOGS/hang.sh"
+            """)
+        self.assertEqual((tally.passed, tally.failed), (0, 1), out)
+        self.assertIn("timed out after 40 s", out)
+        with open(os.path.join(runner.LOGS, "suite", "output.log")) as f:
+            self.assertIn("lab-guest-hangs", f.read(), "the guest's job never ran")
+        with open(os.path.join(runner.LOGS, "suite", "guest", "qemu-pid")) as f:
+            qemu = f.read().strip()
+        self.assertFalse(alive(qemu), f"QEMU {qemu} outlived its timed-out suite")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ The machine is described once, here; scripts/guest-run, the test suite and
 the benchmarks all boot it through run().
 """
 
+import ctypes
 import os
 import re
 import select
@@ -258,6 +259,15 @@ class Result:
         self.started = None
 
 
+def _die_with_parent():
+    """In QEMU's child before exec: get SIGKILL when the process that
+    started it dies (prctl PR_SET_PDEATHSIG), however it dies: QEMU runs
+    in a session of its own, out of reach of its parent's process group."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(1, signal.SIGKILL, 0, 0, 0) != 0:     # 1: PR_SET_PDEATHSIG
+        os._exit(126)
+
+
 def _kill_group(proc):
     if proc.poll() is not None:
         return
@@ -329,7 +339,8 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
     in_dmesg = False
     res.started = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, start_new_session=True)
+                            stderr=subprocess.STDOUT, start_new_session=True,
+                            preexec_fn=_die_with_parent)
     # For tests that measure QEMU itself (its CPU time, from /proc).
     with open(os.path.join(log_dir, "qemu-pid"), "w") as f:
         f.write(f"{proc.pid}\n")

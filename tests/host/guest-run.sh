@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/guest-run itself: the job's exit status comes back, a time limit
 # kills QEMU and leaves no process behind, a guest 'sleep 2' takes two
-# seconds of host time, and a malformed --qemu-global is refused before
-# anything starts.  Prints KTAP.
+# seconds of host time, a malformed --qemu-global is refused before
+# anything starts, and QEMU dies with a guest-run that is killed outright.
+# Prints KTAP.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,7 +17,7 @@ fail() { n=$((n + 1)); failed=$((failed + 1)); echo "# $2"; echo "not ok $n $1";
 gr() { "$top/scripts/guest-run" --no-build --quiet "$@"; }
 
 echo "KTAP version 1"
-echo "1..6"
+echo "1..7"
 
 # 1. exit status
 printf 'echo job-ran\nexit 3\n' > "$tmp/exit3.sh"
@@ -97,6 +98,35 @@ if [ "$rc" -eq 2 ] && [[ "$err" == *"not DEVICE.PROPERTY=VALUE"* ]] && [ ! -e "$
 else
 	fail "a --qemu-global of vexpress-dcscb=1 is refused (exit 2), no guest started" \
 		"exit $rc: $err"
+fi
+
+# 7. guest-run killed outright (SIGKILL: no clean-up of its own): QEMU,
+# in a session of its own, must still die with it (PR_SET_PDEATHSIG).
+"$top/scripts/guest-run" --no-build --quiet --platform virt --smp 1 --timeout 600 \
+	--log-dir "$logs/orphan" "$tmp/hang.sh" > /dev/null 2>&1 &
+gr_pid=$!
+qemu=""
+for _ in $(seq 100); do
+	qemu=$(cat "$logs/orphan/qemu-pid" 2>/dev/null || true)
+	[ -n "$qemu" ] && break
+	sleep 0.2
+done
+kill -KILL "$gr_pid" 2>/dev/null || true
+wait "$gr_pid" 2>/dev/null || true
+gone=no
+for _ in $(seq 50); do
+	if [ -z "$qemu" ] || ! kill -0 "$qemu" 2>/dev/null ||
+	   [ "$(awk '{ print $3 }' "/proc/$qemu/stat" 2>/dev/null)" = Z ]; then
+		gone=yes
+		break
+	fi
+	sleep 0.2
+done
+if [ -n "$qemu" ] && [ "$gone" = yes ]; then
+	pass "QEMU dies with a guest-run killed by SIGKILL" "QEMU pid $qemu gone"
+else
+	[ -n "$qemu" ] && kill -KILL "$qemu" 2>/dev/null
+	fail "QEMU dies with a guest-run killed by SIGKILL" "QEMU pid '${qemu:-none started}' still running"
 fi
 
 [ "$failed" -eq 0 ]
