@@ -22,6 +22,11 @@ lab_cpu_regs() {
 	fi
 }
 
+# The GIC distributor's physical base (GICD_*; busybox devmem).
+lab_gicd_base() {
+	if [ "$(lab_platform)" = rtsm ]; then echo 0x2c001000; else echo 0x08000000; fi
+}
+
 # What reports a physical CPU's power state to MCPM's debugfs ("power"
 # field of mcpm/state): PSCI AFFINITY_INFO on virt, the DCSCB's RST_STAT
 # on rtsm.  For test names.
