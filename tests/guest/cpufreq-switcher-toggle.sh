@@ -10,17 +10,27 @@
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
 . /usr/share/lab/cpufreq.sh
-ktap_plan 9
+ktap_plan 10
 
 A15="500000 600000 700000 800000 900000 1000000 1100000 1200000"
 A7="350000 400000 500000 600000 700000 800000 900000 1000000"
 pols() { (cd $CF && ls -d policy* | tr '\n' ' '); }
 gov_all() { for _p in $CF/policy*; do echo "$1" > $_p/scaling_governor; done; }
 
-# 1. switcher off with ondemand running and cpu1 loaded
+# 1. switcher off with ondemand running and cpu1 loaded: cpu1 starts on
+# its A7 (powersave) and must have reached its A15 under ondemand before
+# the switcher is disabled; waited for (10 s at most), not slept on
+gov_all powersave
+w=0
+while [ "$(sw_cluster 1)" != 1 ] && [ $w -lt 50 ]; do sleep 0.1; w=$((w + 1)); done
+c0=$(sw_cluster 1)
 gov_all ondemand
 pid=$(busy 1)
-sleep 2
+w=0
+while [ "$(sw_cluster 1)" != 0 ] && [ $w -lt 100 ]; do sleep 0.1; w=$((w + 1)); done
+ktap_expect "ondemand takes the loaded cpu1 from its A7 to its A15 before the switcher is disabled" \
+	"1 0 " "$c0 $(sw_cluster 1) $(cf_state 1)"
+ktap_diag "cpu1 at $(cat $CF/policy1/scaling_cur_freq) kHz after $((w / 10)).$((w % 10)) s"
 echo 0 > $SW/active
 kill $pid; wait $pid 2>/dev/null
 ktap_expect "switcher off: CPUs 0-7 online, policy0 (0-3) and policy4 (4-7)" \

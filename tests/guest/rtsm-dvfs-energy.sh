@@ -30,7 +30,7 @@
 CF=/sys/devices/system/cpu/cpufreq
 CLK=/sys/kernel/debug/clk
 OPP=/sys/kernel/debug/opp
-ktap_plan 13
+ktap_plan 14
 
 # hwmon_file LABEL KIND: the hwmon input whose label is LABEL
 hwmon_file() {
@@ -174,16 +174,36 @@ run_gov() {
 	echo "$1" > $CF/policy0/scaling_governor
 	_e=$(cat $E0)
 	_t=$(cpu-loop -c 0 60 | awk '{ print $4 }')
-	echo "$((_t / 1000000)) $(($(cat $E0) - _e))"
+	echo "$((_t / 1000)) $(($(cat $E0) - _e)) $(cat $CF/policy0/scaling_cur_freq)"
 }
-# shellcheck disable=SC2046 # two numbers each
+# shellcheck disable=SC2046 # three numbers each
 set -- $(run_gov performance) $(run_gov powersave)
-ktap_diag "loop under performance: $1 ms, $2 uJ; under powersave: $3 ms, $4 uJ"
-if [ "$3" -gt "$1" ] && [ "$4" -lt "$2" ]; then
+ktap_diag "loop under performance: $(($1 / 1000)) ms, $2 uJ at $3 kHz; under powersave: $(($4 / 1000)) ms, $5 uJ at $6 kHz"
+if [ "$4" -gt "$1" ] && [ "$5" -lt "$2" ]; then
 	ktap_pass "powersave: the loop takes longer and costs less energy than under performance"
 else
 	ktap_fail "powersave: the loop takes longer and costs less energy than under performance" \
-		"performance $1 ms $2 uJ, powersave $3 ms $4 uJ"
+		"performance $1 us $2 uJ, powersave $4 us $5 uJ"
+fi
+# The cluster's power while the loop runs, energy over time, follows the
+# model's V^2 f between the two OPPs (the voltages the OPP table gave the
+# regulator above): within 10%, the rest being the cluster's idle power
+# and the kernel's own work.
+mv_of() { echo "$volts" | tr ' ' '\n' | awk -F: -v f="$1" '$1 == f { print $2; exit }'; }
+v_hi=$(mv_of $(($3 / 1000)))
+v_lo=$(mv_of $(($6 / 1000)))
+ratio=$(awk -v t1="$1" -v e1="$2" -v t2="$4" -v e2="$5" -v f1="$3" -v f2="$6" -v v1="$v_hi" -v v2="$v_lo" '
+	BEGIN { if (t1 <= 0 || t2 <= 0 || e2 <= 0 || v2 <= 0 || f2 <= 0) { print "none none 1"; exit }
+		m = (e1 / t1) / (e2 / t2); x = (v1 * v1 * f1) / (v2 * v2 * f2)
+		printf "%.3f %.3f %d", m, x, (m < 0.9 * x || m > 1.1 * x) }')
+# shellcheck disable=SC2086 # three words
+set -- $ratio
+if [ "$3" = 0 ]; then
+	ktap_pass "A15 cluster power at $v_hi mV against $v_lo mV OPP: the ratio follows V^2 f within 10%" \
+		"measured $1, V^2 f $2"
+else
+	ktap_fail "A15 cluster power at $v_hi mV against $v_lo mV OPP: the ratio follows V^2 f within 10%" \
+		"measured $1, V^2 f $2"
 fi
 echo userspace > $CF/policy0/scaling_governor
 

@@ -5,12 +5,13 @@
 # left running, every cpufreq governor as it was, the switcher active).
 # Failures: a chaos storm under which switches fail (a fault injected
 # behind its back) must report FAILED, and a storm that injects its own
-# faults (-f) must account every failed switch to one of them.
+# faults (-f) must account every failed switch to one of them; a
+# statistic missing from the kernel's files fails the storm.
 # shellcheck disable=SC2086 # argument lists are split on purpose
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
-ktap_plan 16
+ktap_plan 18
 
 state() {
 	echo "requests=$(sw_stat requests) active=$(cat $SW/active)"
@@ -78,4 +79,22 @@ if [ "$rc" = 1 ] && echo "$out" | grep -q 'switches failed'; then
 else
 	ktap_fail "random with faults it did not inject: result FAILED" "exit $rc: $(echo "$out" | tail -n 3 | tr '\n' ' ')"
 fi
+
+# A statistic that is not there must fail the storm, not read as 0: a
+# test double, a copy of mcpm/stats without vlock_contended bind-mounted
+# over the real file for the length of one storm.
+grep -v '^vlock_contended ' $MCPM_DIR/stats > /tmp/stats.double
+mount --bind /tmp/stats.double $MCPM_DIR/stats
+rc=0
+out=$(switch-storm -m pingpong -d 2 2>&1) || rc=$?
+umount $MCPM_DIR/stats
+if [ "$rc" = 1 ] && echo "$out" | grep -q '^result FAILED' &&
+	echo "$out" | grep -q 'statistics missing: vlock_contended'; then
+	ktap_pass "mcpm/stats without vlock_contended (a test double): result FAILED, naming it"
+else
+	ktap_fail "mcpm/stats without vlock_contended (a test double): result FAILED, naming it" \
+		"exit $rc: $(echo "$out" | sed -n '/^result/,$p' | tr '\n' ' ')"
+fi
+ktap_expect "the real mcpm/stats is back after the double" "1" \
+	"$(grep -c '^vlock_contended ' $MCPM_DIR/stats)"
 ktap_done

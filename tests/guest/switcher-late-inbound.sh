@@ -12,7 +12,7 @@
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
-ktap_plan 11
+ktap_plan 13
 
 PARAM=/sys/module/bL_switcher/parameters/inbound_timeout_ms
 DELAY=$MCPM_DIR/fault_delay_power_up_us
@@ -61,6 +61,7 @@ steps="$steps 130000 150000 200000 300000"
 rm -f /tmp/late.*
 for d in $steps; do
 	echo $d > $DELAY
+	l0=$(sw_stat late_inbounds)
 	for n in 0 1 2 3; do
 		(
 			i=0
@@ -73,15 +74,29 @@ for d in $steps; do
 		) &
 	done
 	wait
+	echo "$d $(($(sw_stat late_inbounds) - l0))" >> /tmp/late.steps
 done
 echo 0 > $DELAY
-outcomes=$(cat /tmp/late.* | awk '{ $1 = ""; print }' | sort | uniq -c | tr -s ' \n' '  ')
+outcomes=$(cat /tmp/late.[0-3] | awk '{ $1 = ""; print }' | sort | uniq -c | tr -s ' \n' '  ')
 ktap_diag "sweep outcomes:$outcomes"
 ktap_diag "$(grep -E '^(latency_ns_max|switches|failures|late_inbound)' $SW/stats | tr '\n' ' ')"
 ktap_diag "$(grep -E 'cancel|retry|failed' $MCPM_DIR/stats | tr '\n' ' ')"
-bad=$(cat /tmp/late.* | grep -v -e ' ok$' -e ' Connection timed out$' | sort | uniq -c |
+bad=$(cat /tmp/late.[0-3] | grep -v -e ' ok$' -e ' Connection timed out$' | sort | uniq -c |
 	tr -s ' \n' '  ' | sed 's/^ *//; s/ *$//')
 ktap_expect "every sweep switch either succeeded or timed out cleanly" "" "$bad"
+# The timeout fires where the inbound is late, not before: every switch
+# whose power-up takes at most 70 ms, 30 ms under the 100 ms timeout,
+# succeeds without the timeout firing (no late inbound at that step), and
+# at every step of 130 ms or more it fired (a late inbound was used).  The
+# margins are host time's: four concurrent switches on a busy host were
+# first seen late at 86 ms, and every one of them at 116 ms.
+early=$(cat /tmp/late.[0-3] | awk '$1 <= 70000 && $2 != "ok" { print $1 }' | sort -n | uniq -c |
+	tr -s ' \n' '  ' | sed 's/^ *//; s/ *$//')
+early="$early$(awk '$1 <= 70000 && $2 > 0 { printf " %d:%d-late", $1 / 1000, $2 }' /tmp/late.steps)"
+ktap_expect "every sweep switch with a power-up of <= 70 ms (timeout 100 ms) succeeded in time" "" "$early"
+ktap_diag "late inbounds per step (ms:count): $(awk '{ printf "%d:%d ", $1 / 1000, $2 }' /tmp/late.steps)"
+never=$(awk '$1 >= 130000 && $2 == 0 { printf " %d", $1 / 1000 }' /tmp/late.steps)
+ktap_expect "the timeout fired at every step of >= 130 ms" "" "$never"
 # the steps above the timeout make the timeout fire on an inbound that is
 # on its way: the cancel must have been refused and the inbound used
 late=$(($(sw_stat late_inbounds) - late0))
@@ -89,8 +104,9 @@ busy=$(($(mcpm_stat power_up_cancel_busy) - busy0))
 ktap_expect "the timeout fired on inbounds on their way: cancel refused, inbound used" "1 1" \
 	"$((late > 0)) $((busy >= late))"
 
-# give any power-up still pending time to land
-sleep 1
+# a power-up still pending lands and its CPU parks: wait (5 s at most)
+# until every physical CPU agrees with the logical ones
+sw_consistent_within 50 > /dev/null || true
 
 # 6. every logical CPU switches both ways with the fault off
 bad=""
