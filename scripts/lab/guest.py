@@ -151,6 +151,44 @@ def checker_violations(text):
     return [line for line in text.splitlines() if CHECKER_VIOLATION.search(line)]
 
 
+def guest_errors(text):
+    """Every report in a QEMU guest-error log (-d guest_errors): the
+    checker's violations and every other guest error of the machine's
+    models (a write to a read-only register, a refused SYS_CFG value, a
+    failed restart).  A clean run has none."""
+    return [line for line in text.splitlines() if line.strip()]
+
+
+# guest-run's status when the job succeeded but strict mode found problems
+# in the kernel log or QEMU's guest-error log.
+EXIT_STRICT = 98
+
+
+def strict_problems(res, klog_expect=None, qemu_expect=None):
+    """What strict mode fails a run on: every line of RES's kernel log that
+    breaks the klog rules, and every QEMU guest error (rtsm), except those
+    matching KLOG_EXPECT and QEMU_EXPECT (regular expressions, or None).
+    Returns a list of one-line descriptions."""
+    found = []
+    with open(res.kernel_log, errors="replace") as f:
+        probs = klog.problems(f.read())
+    if klog_expect:
+        rx = re.compile(klog_expect)
+        probs = [p for p in probs if not rx.search(p[1])]
+    found += [f"kernel log: {kind}: {line}" for kind, line in probs]
+    if res.qemu_log:
+        try:
+            with open(res.qemu_log, errors="replace") as f:
+                errors = guest_errors(f.read())
+        except FileNotFoundError:
+            errors = [f"no QEMU log {res.qemu_log}"]
+        if qemu_expect:
+            rx = re.compile(qemu_expect)
+            errors = [e for e in errors if not rx.search(e)]
+        found += [f"QEMU guest error: {e}" for e in errors]
+    return found
+
+
 def qemu_command(kernel, dtb, initrd, smp, append, interactive=False,
                  platform=DEFAULT_PLATFORM, trace=None, qemu_log=None, qemu_args=()):
     """The QEMU command line; TRACE is (PATTERN, FILE) for -trace.  Both
@@ -385,10 +423,14 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
                 if m:
                     res.status = int(m.group(1))
                     continue
-                if in_dmesg:
-                    dmesg_lines.append(line)
-                    continue
                 kern, other = klog.kernel_lines([line])
+                if in_dmesg:
+                    # The job's dmesg has no levels; a console line with
+                    # its level that comes in this window is the kernel's
+                    # own, printed while dmesg ran, and is scanned.
+                    kernel_lines += kern
+                    dmesg_lines += other
+                    continue
                 kernel_lines += kern
                 for line in other:
                     output.write(line + "\n")

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: platform=rtsm timing=modelled append=no_bL_switcher timeout=600
+# lab-test: platform=rtsm timing=modelled append=no_bL_switcher timeout=600 qemu-expect='vexpress-bl-dcc: (A15|A7) cluster (clock|supply) [0-9]+ (Hz|uV) refused|vexpress-bl-dcc: no function' qemu-expect-count=7
 # The modelled platform's cluster clocks, speed and energy meters
 # (QEMU's vexpress-bl-dcc behind SYS_CFG site 1, docs/dvfs-energy.md),
 # through mainline's clk-vexpress-osc and vexpress-hwmon and the cpufreq

@@ -2,7 +2,8 @@
 # scripts/guest-run itself: the job's exit status comes back, a time limit
 # kills QEMU and leaves no process behind, a guest 'sleep 2' takes two
 # seconds of host time, a malformed --qemu-global is refused before
-# anything starts, and QEMU dies with a guest-run that is killed outright.
+# anything starts, QEMU dies with a guest-run that is killed outright, and
+# strict mode fails a job on its kernel log or a model's guest error.
 # Prints KTAP.
 set -euo pipefail
 
@@ -15,14 +16,18 @@ failed=0
 pass() { n=$((n + 1)); [ -n "${2:-}" ] && echo "# $2"; echo "ok $n $1"; }
 fail() { n=$((n + 1)); failed=$((failed + 1)); echo "# $2"; echo "not ok $n $1"; }
 gr() { "$top/scripts/guest-run" --no-build --quiet "$@"; }
+# The harness's own behaviour does not depend on the machine: the cases
+# that only need a job to run boot the quicker machine (virt; with fewer
+# CPUs than its DT names, its boot logs errors that strict mode fails on).
+gr_small() { gr --platform virt "$@"; }
 
 echo "KTAP version 1"
-echo "1..7"
+echo "1..8"
 
 # 1. exit status
 printf 'echo job-ran\nexit 3\n' > "$tmp/exit3.sh"
 rc=0
-gr --log-dir "$logs/exit3" "$tmp/exit3.sh" 2>/dev/null || rc=$?
+gr_small --log-dir "$logs/exit3" "$tmp/exit3.sh" 2>/dev/null || rc=$?
 if [ "$rc" -eq 3 ] && grep -q job-ran "$logs/exit3/output.log"; then
 	pass "a job exiting 3 makes guest-run exit 3"
 else
@@ -34,7 +39,7 @@ cat > "$tmp/args.sh" <<'GUEST'
 [ "$#" = 2 ] && [ "$1" = "a b" ] && [ "$2" = "c'd" ]
 GUEST
 rc=0
-gr --log-dir "$logs/args" "$tmp/args.sh" "a b" "c'd" 2>/dev/null || rc=$?
+gr_small --log-dir "$logs/args" "$tmp/args.sh" "a b" "c'd" 2>/dev/null || rc=$?
 if [ "$rc" -eq 0 ]; then
 	pass "arguments with spaces and quotes reach the job"
 else
@@ -45,7 +50,7 @@ fi
 printf 'echo waiting-forever\nwhile :; do sleep 1; done\n' > "$tmp/hang.sh"
 rc=0
 start=$(date +%s)
-gr --timeout 45 --log-dir "$logs/hang" "$tmp/hang.sh" 2>/dev/null || rc=$?
+gr_small --timeout 20 --log-dir "$logs/hang" "$tmp/hang.sh" 2>/dev/null || rc=$?
 secs=$(($(date +%s) - start))
 left=$(pgrep -f -- "$logs/hang/initramfs" || true)
 if [ "$rc" -eq 124 ] && [ -z "$left" ] && grep -q waiting-forever "$logs/hang/output.log"; then
@@ -78,16 +83,25 @@ else
 fi
 
 # 5. the kernel log is captured and scanned: a report written to /dev/kmsg
-# by the job must be found by the scanner the suite uses.
+# by the job must be found by the scanner the suite uses, and strict mode
+# (every boot of the suite: tests/run sets LAB_GUEST_STRICT=1) fails the
+# job that succeeded (status 98) unless the job declared it.
 printf 'echo "<4>WARNING: CPU: 0 PID: 1 injected by the lab self-test" > /dev/kmsg\n' > "$tmp/kmsg.sh"
-gr --log-dir "$logs/kmsg" "$tmp/kmsg.sh" 2>/dev/null || true
+rc=0
+err=$(gr_small --strict --log-dir "$logs/kmsg" "$tmp/kmsg.sh" 2>&1) || rc=$?
 found=$(cd "$top/scripts" && python3 -c 'import sys
 from lab.klog import problems
 print(len(problems(open(sys.argv[1]).read())))' "$logs/kmsg/kernel.log")
-if [ "$found" = 1 ]; then
-	pass "kernel log is kept and an injected WARNING is detected"
+rc2=0
+gr_small --strict --klog-expect 'injected by the lab self-test' --log-dir "$logs/kmsg2" \
+	"$tmp/kmsg.sh" 2>/dev/null || rc2=$?
+if [ "$found" = 1 ] && [ "$rc" = 98 ] && [[ "$err" == *"strict: kernel log:"*"injected by the lab self-test"* ]] &&
+	[ "$rc2" = 0 ]; then
+	pass "an injected WARNING is found in the kernel log and fails a strict run (98), unless declared" \
+		"$(echo "$err" | grep -m1 'strict: kernel log')"
 else
-	fail "kernel log is kept and an injected WARNING is detected" "scanner found $found reports"
+	fail "an injected WARNING is found in the kernel log and fails a strict run (98), unless declared" \
+		"scanner found $found reports; strict exit $rc, declared exit $rc2: $(echo "$err" | tail -n 3 | tr '\n' ' ')"
 fi
 
 # 6. a malformed device property: exit 2 with a message, no guest started
@@ -102,6 +116,8 @@ fi
 
 # 7. guest-run killed outright (SIGKILL: no clean-up of its own): QEMU,
 # in a session of its own, must still die with it (PR_SET_PDEATHSIG).
+# (A qemu-pid file left by an earlier run would name a long-gone QEMU.)
+rm -rf "$logs/orphan"
 "$top/scripts/guest-run" --no-build --quiet --platform virt --smp 1 --timeout 600 \
 	--log-dir "$logs/orphan" "$tmp/hang.sh" > /dev/null 2>&1 &
 gr_pid=$!
@@ -127,6 +143,22 @@ if [ -n "$qemu" ] && [ "$gone" = yes ]; then
 else
 	[ -n "$qemu" ] && kill -KILL "$qemu" 2>/dev/null
 	fail "QEMU dies with a guest-run killed by SIGKILL" "QEMU pid '${qemu:-none started}' still running"
+fi
+
+# 8. a guest error of a model (rtsm: a SYS_CFG value out of the
+# oscillator's range, refused by vexpress-bl-dcc) fails a strict run
+cat > "$tmp/syscfg.sh" <<'GUEST'
+. /usr/share/lab/syscfg.sh
+syscfg_exec $CFG_OSC 0 100 || echo "refused as it should be"
+GUEST
+rc=0
+err=$(gr --strict --platform rtsm --log-dir "$logs/guest-error" "$tmp/syscfg.sh" 2>&1) || rc=$?
+if [ "$rc" = 98 ] && [[ "$err" == *"strict: QEMU guest error: vexpress-bl-dcc: A15 cluster clock 100 Hz refused"* ]]; then
+	pass "a model's guest error (a refused SYS_CFG clock) fails a strict run on rtsm (98)" \
+		"$(echo "$err" | grep -m1 'QEMU guest error')"
+else
+	fail "a model's guest error (a refused SYS_CFG clock) fails a strict run on rtsm (98)" \
+		"exit $rc: $(echo "$err" | tail -n 3 | tr '\n' ' ')"
 fi
 
 [ "$failed" -eq 0 ]
