@@ -165,8 +165,9 @@ class RunnerTest(unittest.TestCase):
                 self.assertEqual((tally.xfailed, tally.failed), (1, 0) if ok else (0, 1))
 
     def test_checker_violations_fail_the_suite(self):
-        """A violation in the QEMU log fails an rtsm suite unless declared
-        by qemu-expect=, and a declared one must appear."""
+        """A violation in the QEMU log, or any other guest error of the
+        models, fails an rtsm suite unless declared by qemu-expect=, and a
+        declared one must appear."""
         a = ("vexpress-dcscb: power-sequencing violation #1 (snoop-off-cached): "
              "CCI-400 slave interface 4 told to stop snoops ...")
         b = ("vexpress-dcscb: power-sequencing violation #2 (cluster-reset-unheld): "
@@ -175,10 +176,12 @@ class RunnerTest(unittest.TestCase):
         expect = {"qemu-expect": r"\(snoop-off-cached\)"}
         cases = [
             # (log lines, opts, fails every case, expected-reports result)
-            ([noise], {}, False, None),
+            ([], {}, False, None),
+            ([noise], {}, True, None),
             ([noise, a], {}, True, None),
             ([a], expect, False, True),
-            ([noise], expect, False, False),
+            ([noise], expect, True, False),
+            ([noise], {"qemu-expect": "bad offset"}, False, True),
             ([a, b], expect, True, True),
             ([a], dict(expect, **{"qemu-expect-count": "2"}), False, False),
             ([a, a], dict(expect, **{"qemu-expect-count": "2"}), False, True),
@@ -205,6 +208,46 @@ class RunnerTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             runner.header(self.script("w.sh", "# lab-test: platform=rtsm qemu-expect-count=1\n"),
                           "guest")
+
+    def test_failed_subtest_fails_its_case(self):
+        """A unit test whose subTest fails is reported failed (it was
+        reported passed: the failure is filed under the _SubTest)."""
+        path = self.script("sub_suite.py", textwrap.dedent("""\
+            import unittest
+
+            class T(unittest.TestCase):
+                def test_sub(self):
+                    for i in range(2):
+                        with self.subTest(i=i):
+                            self.assertEqual(i, 0)
+        """))
+        sys.path.insert(0, self.tmp.name)
+        self.addCleanup(sys.path.remove, self.tmp.name)
+        tally = runner.Tally()
+        with contextlib.redirect_stdout(io.StringIO()):
+            runner.run_unit_suite(tally, path)
+        self.assertEqual((tally.passed, tally.failed), (0, 1))
+
+    def test_klog_expect_only_inside_marked_windows(self):
+        """klog-expect= excuses its lines only between the job's markers."""
+        rx = runner.re.compile("injected fault")
+        fault = "<3>[    2.0] injected fault -5"
+        other = "<3>[    2.1] something else failed"
+        begin = f"<4>[    1.9] {runner.KLOG_EXPECT_BEGIN}"
+        end = f"<4>[    2.2] {runner.KLOG_EXPECT_END}"
+        cases = [
+            # (log lines, problems left, excused, windows)
+            ([fault], 1, 0, 0),
+            ([begin, fault, end], 0, 1, 1),
+            ([begin, fault, other, end], 1, 1, 1),
+            ([begin, end, fault], 1, 0, 1),
+            ([fault, begin, fault, end, fault], 2, 1, 1),
+            ([begin, fault], 0, 1, 1),
+        ]
+        for lines, left, excused, windows in cases:
+            with self.subTest(lines=lines):
+                got = runner.expected_in_windows("\n".join(lines), rx)
+                self.assertEqual((len(got[0]), len(got[1]), got[2]), (left, excused, windows))
 
     def test_platforms(self):
         """A suite runs on the default platform (rtsm) unless it names

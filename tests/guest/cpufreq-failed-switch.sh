@@ -23,6 +23,7 @@
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
 . /usr/share/lab/cpufreq.sh
+. /usr/share/lab/klog.sh
 ktap_plan 6
 
 FAIL=$MCPM_DIR/fault_fail_power_up
@@ -34,7 +35,9 @@ ktap_expect "cpu1 under userspace at 1100000 on cluster 0 (clock 1200000)" \
 	"0 1100000 0 1200000" "$(sw_cluster 1) $(cat $P/bL_mapping)"
 
 # (the userspace governor's setspeed write does not report a failed
-# transition: the kernel log and the state show it)
+# transition: the kernel log and the state show it).  The failures'
+# messages are expected from here until a switch has succeeded again.
+klog_expect_begin
 echo 1 > $FAIL
 echo 300000 > $P/scaling_setspeed
 cur=$(cat $P/scaling_cur_freq)
@@ -98,6 +101,7 @@ else
 	ktap_fail "fault gone: cpu1 switched to cluster 1 after the back-off" \
 		"cpu1 on cluster $(sw_cluster 1), $(cat $P/scaling_cur_freq)"
 fi
+klog_expect_end
 
 kill $light 2>/dev/null || ktap_diag "the light task on cpu1 (workload) had ended early"
 wait $light 2>/dev/null || true

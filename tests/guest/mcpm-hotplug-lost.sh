@@ -20,6 +20,7 @@
 #    was ever refused for being a third.
 # shellcheck disable=SC2086 # CPU numbers and sysfs paths are single words
 . /usr/share/lab/ktap.sh
+. /usr/share/lab/klog.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
 ktap_plan 8
@@ -33,6 +34,7 @@ busy0=$(mcpm_stat power_up_busy)
 set_online $CPU 0
 ktap_expect "cpu$CPU offline: its MCPM state" "DOWN 0 OFF" "$(state)"
 
+klog_expect_begin
 seen=""
 for _ in 1 2 3; do
 	echo 1 > $MCPM_DIR/fault_lose_power_up
@@ -67,6 +69,7 @@ ktap_expect "the late CPU comes up and waits at the entry gate, still offline" \
 err=$(online)
 ktap_expect "the next online brings it up on the held request" "; UP 1 ON; 1" \
 	"$err; $(state); $(cpu_online $CPU)"
+klog_expect_end
 
 set_online $CPU 0
 s1=$(state)

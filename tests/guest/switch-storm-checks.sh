@@ -9,6 +9,7 @@
 # statistic missing from the kernel's files fails the storm.
 # shellcheck disable=SC2086 # argument lists are split on purpose
 . /usr/share/lab/ktap.sh
+. /usr/share/lab/klog.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
 ktap_plan 18
@@ -45,6 +46,7 @@ fi
 
 # A chaos storm during which switches fail: 3 failing power-ups injected
 # behind switch-storm's back must make it fail.
+klog_expect_begin
 echo 3 > $MCPM_DIR/fault_fail_power_up
 rc=0
 out=$(switch-storm -m chaos -d 10 2>&1) || rc=$?
@@ -79,6 +81,7 @@ if [ "$rc" = 1 ] && echo "$out" | grep -q 'switches failed'; then
 else
 	ktap_fail "random with faults it did not inject: result FAILED" "exit $rc: $(echo "$out" | tail -n 3 | tr '\n' ' ')"
 fi
+klog_expect_end
 
 # A statistic that is not there must fail the storm, not read as 0: a
 # test double, a copy of mcpm/stats without vlock_contended bind-mounted

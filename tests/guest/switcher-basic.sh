@@ -8,6 +8,7 @@
 # interface, hotplug veto, fault injection, and enable/disable round trips.
 # shellcheck disable=SC2086,SC2016,SC3028 # CPU numbers and sysfs paths are single words; single-quoted code runs in the guest; busybox ash has RANDOM
 . /usr/share/lab/ktap.sh
+. /usr/share/lab/klog.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
 . /usr/share/lab/platform.sh
@@ -115,6 +116,7 @@ ktap_expect "onlining cpu4 while active -> EBUSY" "Device or resource busy" \
 f0=$(sw_stat failures)
 c0=$(mcpm_stat power_up_cancel)
 a7=$(sw_other 2)
+klog_expect_begin
 echo 1 > $MCPM_DIR/fault_lose_power_up
 err=$(sw_write_error sh -c "echo 1 > $SW/cpu2/cluster")
 ktap_expect "lost power-up: ETIMEDOUT, cpu2 stays on cluster 0, A7 off, failure and cancel counted" \
@@ -126,6 +128,7 @@ sw_switch 2 1
 r=$?
 ktap_expect "failed power-up: EIO and no change; then the next switch succeeds" \
 	"Input/output error 0 1 1" "$err $r $(sw_cluster 2) $((r == 0))"
+klog_expect_end
 sw_switch 2 0
 
 # 13. the books balance

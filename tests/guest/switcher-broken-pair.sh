@@ -14,6 +14,7 @@
 # disable brought the partner online.
 # shellcheck disable=SC2086 # CPU numbers and sysfs paths are single words
 . /usr/share/lab/ktap.sh
+. /usr/share/lab/klog.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
 ktap_plan 5
@@ -21,6 +22,9 @@ ktap_plan 5
 A7=$(sw_other 1)
 PARTNER=""
 for n in 4 5 6 7; do [ "$(cpu_hwid $n)" = "$((A7))" ] && PARTNER=$n; done
+# the pair's messages are expected from the fault to the end of the job
+# (its A7 stays lost, and the switcher says so when it is disabled)
+klog_expect_begin
 echo 2000000 > $MCPM_DIR/fault_delay_power_up_us
 err=$(sw_write_error sh -c "echo 1 > $SW/cpu1/cluster")
 ktap_expect "inbound late past ten timeouts: EIO, cpu1 stays on its A15, the A7's request held" \

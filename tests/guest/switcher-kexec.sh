@@ -19,6 +19,7 @@
 # come up with its 8 CPUs and the switcher.
 # shellcheck disable=SC2086 # CPU numbers are single words
 . /usr/share/lab/ktap.sh
+. /usr/share/lab/klog.sh
 . /usr/share/lab/platform.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
@@ -47,6 +48,7 @@ booted() {
 if grep -q "lab.kexec_stage=3" /proc/cmdline; then
 	# Stage 3, in the third kernel.
 	ktap_n=$(cat $STATE)
+	klog_expect_end
 	ktap_pass "the third kernel runs this job (lab.kexec_stage=3)" "$(cat /proc/cmdline)"
 	booted third
 	ktap_done
@@ -58,6 +60,8 @@ if grep -q "lab.kexec_stage=2" /proc/cmdline; then
 	ktap_pass "the second kernel runs this job (lab.kexec_stage=2)" "$(cat /proc/cmdline)"
 	booted second
 	REFUSE=/sys/kernel/debug/bL_switcher/test_refuse_disable
+	# the refusals' messages are expected until the third kernel runs
+	klog_expect_begin
 	echo 1 > $REFUSE
 	echo 0 > $SW/active
 	ktap_expect "second kernel: a disable refused by the test double leaves the switcher active" \

@@ -13,6 +13,7 @@
 # half the stack, 156 bytes through the DCSCB here.
 # shellcheck disable=SC2086,SC2046 # CPU numbers and sysfs paths are single words; sw_cpus lists words
 . /usr/share/lab/ktap.sh
+. /usr/share/lab/klog.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
 ktap_plan 5
@@ -39,12 +40,14 @@ fi
 ob=$(sw_mpidr 0)
 c=$(mcpm_cpu_field $ob cpu)
 cl=$(mcpm_cpu_field $ob cluster)
+klog_expect_begin
 echo 1 > $T
 sw_switch 0 1 || echo "switch to cluster 1 failed"
 sw_switch 0 0 || echo "switch back failed"
 msg=$(dmesg | grep -c "CPU $c cluster $cl overran its 1024-byte outbound stack")
 ktap_expect "scribbled guard of CPU $c cluster $cl: reported once when it came back" \
 	"1 1 0" "$(sw_stat stack_overruns) $msg $(cat $T)"
+klog_expect_end
 
 for n in $(sw_cpus); do
 	sw_switch $n 1

@@ -43,3 +43,14 @@ klog_mark() {
 klog_problems_since() {
 	dmesg -r | tail -n +"$((klog_lines0 + 1))" | klog_problems
 }
+
+# klog_expect_begin / klog_expect_end: mark, in the kernel log, where the
+# job injects the faults whose messages its klog-expect= header declares;
+# tests/run excuses those messages only between the two markers.
+klog_expect_begin() {
+	echo "<4>lab: klog-expect begin" > /dev/kmsg
+}
+
+klog_expect_end() {
+	echo "<4>lab: klog-expect end" > /dev/kmsg
+}
