@@ -35,6 +35,32 @@ CHECKS = {
 }
 
 
+# Where the README says a command moves cpu0: after it, cpu0's cluster,
+# the MPIDR of the CPU it runs on and its frequency must read as here
+# (waited for, 2 s at most: a governor's switch is the switcher thread's).
+MOVES = {
+    "cpufreq-set -c 0 -g performance": "0 0x0 1200000",
+    "echo 1 > /sys/kernel/bL_switcher/cpu0/cluster": "1 0x103",
+    "cpufreq-set -c 0 -g powersave": "1 0x103 175000",
+}
+
+
+def where_cmd(want):
+    """A shell line that waits until cpu0 reads WANT (cluster, MPIDR and,
+    if WANT has three words, frequency) and prints what it reads between
+    markers (split in the typed line, so that its echo does not match)."""
+    sw = "/sys/kernel/bL_switcher/cpu0"
+    read = f'"$(cat {sw}/cluster) $(cat {sw}/mpidr)'
+    if len(want.split()) == 3:
+        read += " $(cat /sys/devices/system/cpu/cpufreq/policy0/scaling_cur_freq)"
+    read += '"'
+    return (f'w=0; while [ {read} != "{want}" ] && [ $w -lt 20 ]; do sleep 0.1; '
+            f'w=$((w + 1)); done; echo "@@whe""re $(echo {read})@@"')
+
+
+WHERE = re.compile(rb"@@where ([^@]*)@@")
+
+
 def readme_commands(top):
     lines = open(os.path.join(top, "README.md")).read().splitlines()
     i = lines.index("In the guest's shell:")
@@ -126,7 +152,8 @@ def main():
         print(("ok" if ok else "not ok") + f" {n} {name}", flush=True)
 
     print("KTAP version 1")
-    print(f"1..{len(cmds) + 4}", flush=True)
+    moves = [c for c in cmds if c in MOVES]
+    print(f"1..{len(cmds) + len(moves) + 4}", flush=True)
     result(not missing and not stale, "every README guest command has a check here",
            f"README commands without a check: {missing}; checks of commands no longer "
            f"in the README: {stale}" if missing or stale else "")
@@ -147,6 +174,8 @@ def main():
         if m is None:
             for cmd in cmds:
                 result(False, f"guest: {cmd}", "no shell")
+            for cmd in moves:
+                result(False, f"guest: after '{cmd}' cpu0 reads {MOVES[cmd]}", "no shell")
             result(False, "poweroff -f ends make run with status 0", "no shell")
             return 1
         # Kernel messages (the switch prints some) would break up the
@@ -167,6 +196,14 @@ def main():
                 re.search(want, body, re.M) is not None
             result(ok, f"guest: {cmd}",
                    f"exit {rc.group(1).decode() if rc else '?'}; output: {body.strip()[:300]}")
+            if cmd in MOVES:
+                term.send(where_cmd(MOVES[cmd]) + "\r")
+                got, _ = term.expect(WHERE, 30)
+                term.expect(PROMPT, 30)
+                got = got.group(1).decode(errors="replace") if got else "nothing"
+                result(got == MOVES[cmd],
+                       f"guest: after '{cmd}' cpu0 reads {MOVES[cmd]} (cluster, MPIDR"
+                       f"{', kHz' if len(MOVES[cmd].split()) == 3 else ''})", f"read: {got}")
         term.send("poweroff -f\r")
         status = term.wait(120)
         result(status == 0, "poweroff -f ends make run with status 0",
