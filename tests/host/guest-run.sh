@@ -11,10 +11,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 logs=${LAB_LOGS:-$(mktemp -d)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-pass() { n=$((n + 1)); [ -n "${2:-}" ] && echo "# $2"; echo "ok $n $1"; }
-fail() { n=$((n + 1)); failed=$((failed + 1)); echo "# $2"; echo "not ok $n $1"; }
+. "$top/tests/host/lib/ktap.sh"
 gr() { "$top/scripts/guest-run" --no-build --quiet "$@"; }
 # The harness's own behaviour does not depend on the machine: the cases
 # that only need a job to run boot the quicker machine (virt; with fewer

@@ -20,9 +20,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vmlinux=${VMLINUX:-$top/build/kernel-debug/vmlinux}
-n=0
-pass() { n=$((n + 1)); echo "ok $n $1"; }
-fail() { n=$((n + 1)); echo "# $2"; echo "not ok $n $1"; }
+. "$top/tests/host/lib/ktap.sh"
 
 # symbol: why it may be read with the cache off
 declare -A CLEANED=(

@@ -15,9 +15,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vmlinux=${VMLINUX:-$top/build/kernel-debug/vmlinux}
 tree=$("$top/scripts/kernel-tree" path)
-n=0
-pass() { n=$((n + 1)); echo "ok $n $1"; }
-fail() { n=$((n + 1)); echo "# $2"; echo "not ok $n $1"; }
+. "$top/tests/host/lib/ktap.sh"
 
 echo "KTAP version 1"
 echo "1..3"

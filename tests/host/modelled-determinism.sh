@@ -28,10 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir -p "$logs"
-n=0
-failed=0
-pass() { n=$((n + 1)); [ -n "${2:-}" ] && echo "# $2"; echo "ok $n $1"; }
-fail() { n=$((n + 1)); failed=$((failed + 1)); echo "# $2"; echo "not ok $n $1"; }
+. "$top/tests/host/lib/ktap.sh"
 idle_host_limit=1.0
 
 echo "KTAP version 1"

@@ -24,10 +24,7 @@ logs=${LAB_LOGS:-$(mktemp -d)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$logs"
-n=0
-failed=0
-pass() { n=$((n + 1)); [ -n "${2:-}" ] && echo "# $2"; echo "ok $n $1"; }
-fail() { n=$((n + 1)); failed=$((failed + 1)); echo "# $2"; echo "not ok $n $1"; }
+. "$top/tests/host/lib/ktap.sh"
 
 # Limits.  CPU: host CPU-seconds per second of waiting, for the whole QEMU
 # process (seven sleeping vCPUs and an idle one).  Wake-ups: the latest of

@@ -2,10 +2,7 @@
 # What tests/host/series.sh and qemu-series.sh share: KTAP results and the
 # check that a tree's commits export to exactly the committed series.
 # Source after setting top and tmp:  . "$top/tests/host/lib/series.sh"
-n=0
-failed=0
-pass() { n=$((n + 1)); [ -n "${2:-}" ] && echo "# $2"; echo "ok $n $1"; }
-fail() { n=$((n + 1)); failed=$((failed + 1)); echo "# $2"; echo "not ok $n $1"; }
+. "$top/tests/host/lib/ktap.sh"
 
 # export_matches TREE-TOOL DIR COUNT: scripts/TREE-TOOL export writes DIR
 # (kernel/patches, qemu/patches) back byte for byte
