@@ -392,6 +392,82 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual((tally.passed, tally.failed), (0, 1))
         self.assertIn("timed out after 1 s", out.getvalue())
 
+    def test_side_by_side(self):
+        """Modelled-time guest suites and host suites with parallel=yes may
+        share the host; host-time guest suites, other host suites, a host
+        suite with a bad header and unit suites may not."""
+        side = runner.side_by_side
+        host = self.script("p.sh", "# lab-test: parallel=yes\n")
+        self.assertTrue(side(("host", host, None, None, None)))
+        self.assertFalse(side(("host", self.script("q.sh", "# lab-test: timeout=9\n"),
+                               None, None, None)))
+        self.assertFalse(side(("host", self.script("r.sh", "# lab-test: parallel=maybe\n"),
+                               None, None, None)))
+        self.assertTrue(side(("guest", "g.sh", "g@modelled", ("rtsm", "modelled"), {})))
+        self.assertFalse(side(("guest", "g.sh", "g", ("rtsm", "host"), {})))
+        self.assertFalse(side(("guest", "g.sh", "g", None, ValueError("bad"))))
+        self.assertFalse(side(("unit", "test_x.py", None, None, None)))
+        with self.assertRaises(ValueError):
+            runner.header(self.script("s.sh", "# lab-test: parallel=1\n"), "host")
+
+    def test_test_jobs(self):
+        with mock.patch.dict(os.environ, {}, clear=False):
+            os.environ.pop("LAB_TEST_JOBS", None)
+            self.assertEqual(runner.test_jobs(), os.cpu_count() or 1)
+        for val, want in (("1", 1), ("3", 3)):
+            with mock.patch.dict(os.environ, {"LAB_TEST_JOBS": val}):
+                self.assertEqual(runner.test_jobs(), want)
+        for val in ("0", "-1", "two", ""):
+            with mock.patch.dict(os.environ, {"LAB_TEST_JOBS": val}):
+                with self.assertRaises(ValueError):
+                    runner.test_jobs()
+
+    def test_side_by_side_suites_overlap_and_the_others_do_not(self):
+        """Two parallel=yes host suites that each wait for the other's mark
+        finish only if they run at the same time; a suite without it starts
+        after both ended, and one that raises in the runner fails alone."""
+        d = self.tmp.name
+        meet = textwrap.dedent("""\
+            #!/usr/bin/env bash
+            # lab-test: parallel=yes timeout=20
+            echo "KTAP version 1"; echo "1..1"
+            touch "{d}/{me}"; date +%s.%N > "{d}/{me}.start"
+            for i in $(seq 100); do [ -e "{d}/{other}" ] && break; sleep 0.1; done
+            date +%s.%N > "{d}/{me}.end"
+            if [ -e "{d}/{other}" ]; then echo "ok 1 met"; else echo "not ok 1 alone"; exit 1; fi
+            """)
+        a = self.script("a.sh", meet.format(d=d, me="a", other="b"))
+        b = self.script("b.sh", meet.format(d=d, me="b", other="a"))
+        c = self.script("c.sh", f"""\
+            echo "KTAP version 1"; echo "1..1"; date +%s.%N > "{d}/c.start"; echo "ok 1 fine"
+            """)
+        tally = runner.Tally()
+        suites = [("host", c, None, None, None), ("host", a, None, None, None),
+                  ("host", b, None, None, None)]
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            times = runner.run_suites(tally, suites, 2, "debug")
+        self.assertEqual((tally.passed, tally.failed), (3, 0), out.getvalue())
+        self.assertEqual(sorted(n for _, n in times), ["a", "b", "c"])
+
+        def stamp(name):
+            with open(os.path.join(d, name)) as f:
+                return float(f.read())
+        self.assertGreaterEqual(stamp("c.start"), max(stamp("a.end"), stamp("b.end")))
+        # one job: the two side-by-side suites cannot meet, and each fails
+        for f in ("a", "b"):
+            os.unlink(os.path.join(d, f))
+        tally = runner.Tally()
+        with contextlib.redirect_stdout(io.StringIO()):
+            runner.run_suites(tally, suites[1:], 1, "debug")
+        self.assertEqual(tally.failed, 1, "the second suite found the first one's mark")
+        tally = runner.Tally()
+        with mock.patch.object(runner, "run_host_suite", side_effect=OSError("boom")), \
+                contextlib.redirect_stdout(io.StringIO()) as out:
+            runner.run_suites(tally, suites, 2, "debug")
+        self.assertEqual((tally.passed, tally.failed), (0, 3), out.getvalue())
+        self.assertIn("runner error: OSError('boom')", out.getvalue())
+
     def test_timed_out_host_suite_leaves_no_qemu(self):
         """A host suite that boots a guest and hangs: at its time limit the
         runner sends SIGTERM, guest-run kills its QEMU (which runs in a

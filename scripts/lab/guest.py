@@ -12,6 +12,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 from . import cpio, klog
@@ -297,12 +298,17 @@ class Result:
         self.started = None
 
 
+# libc, loaded before any fork: the child of a process with threads (the
+# test runner's side-by-side suites) must not load a library between fork
+# and exec.
+_LIBC = ctypes.CDLL(None, use_errno=True)
+
+
 def _die_with_parent():
-    """In QEMU's child before exec: get SIGKILL when the process that
-    started it dies (prctl PR_SET_PDEATHSIG), however it dies: QEMU runs
+    """In QEMU's child before exec: get SIGKILL when the thread that
+    started it ends (prctl PR_SET_PDEATHSIG), however it ends: QEMU runs
     in a session of its own, out of reach of its parent's process group."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(1, signal.SIGKILL, 0, 0, 0) != 0:     # 1: PR_SET_PDEATHSIG
+    if _LIBC.prctl(1, signal.SIGKILL, 0, 0, 0) != 0:     # 1: PR_SET_PDEATHSIG
         os._exit(126)
 
 
@@ -388,8 +394,11 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
         _kill_group(proc)
         raise KeyboardInterrupt(f"signal {signum}")
 
-    for s in (signal.SIGTERM, signal.SIGHUP):
-        old_handlers[s] = signal.signal(s, on_signal)
+    # Only the main thread can have signal handlers; in another (a test
+    # runner's worker), QEMU dies with the thread's process all the same.
+    if threading.current_thread() is threading.main_thread():
+        for s in (signal.SIGTERM, signal.SIGHUP):
+            old_handlers[s] = signal.signal(s, on_signal)
     deadline = time.monotonic() + timeout
     buf = b""
     try:

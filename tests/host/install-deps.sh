@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lab-test: parallel=yes
 # scripts/install-deps when an index of the archive cannot be fetched (a
 # mirror caught mid-sync, "File has unexpected size ... Mirror sync in
 # progress?"; apt-get update exits 100 for any failed index): it warns,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lab-test: parallel=yes
 # Kconfig dependencies of the series: MCPM_PSCI cannot be had without
 # ARM_CPU_TOPOLOGY (without it MCPM falls back to decoding flat MPIDRs and
 # CPUs 4-7 cannot come up).  The lab's base.config with ARM_CPU_TOPOLOGY

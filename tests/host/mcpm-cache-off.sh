@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lab-test: parallel=yes
 # What the power-down path reads with its data cache off (issue 28,
 # item 2).  A CPU with SCTLR.C clear reads memory past the caches, so data
 # set with the caches on and never cleaned to memory (psci_ops, the PSCI

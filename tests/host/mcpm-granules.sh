@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lab-test: parallel=yes
 # Data that CPUs with their caches off write in memory while others read
 # it with theirs on must not share a writeback granule with data another
 # party writes: a cached read-modify-write of the shared granule would

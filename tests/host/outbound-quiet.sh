@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lab-test: parallel=yes
 # Nothing prints or traces on the outbound CPU's way down (issue 28,
 # item 8).  Once bL_do_switch() has let the inbound in, the outbound runs
 # as the same logical CPU in the same task, on a 1 KiB stack of its own:

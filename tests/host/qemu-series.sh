@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lab-test: parallel=yes
 # The QEMU patch series: the prepared tree's commits export to exactly
 # qemu/patches, and every patch is clean under the QEMU tree's own
 # scripts/checkpatch.pl.  The one warning let through is checkpatch's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lab-test: parallel=yes
 # The vexpress-a15-a7 machine refuses CPU layouts it cannot have, with a
 # clear error and before running anything, and accepts the ones it can
 # (TC2's 2+3 among them).  Prints KTAP.

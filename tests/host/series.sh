@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lab-test: parallel=yes
 # The kernel patch series: it is what the prepared tree holds (export
 # reproduces kernel/patches byte for byte), every patch is clean under
 # checkpatch --strict, and kernel-doc finds nothing to complain about in

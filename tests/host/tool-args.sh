@@ -4,9 +4,9 @@
 # before any switch, write or exec.  The static armhf binaries run here
 # under qemu-arm (qemu-user); nothing they could touch exists on the host,
 # and a case that does not stop within 10 s fails.  switch-storm's
-# arguments are checked in the guest (tests/guest/switch-storm-args.sh).
+# arguments are checked in the guest (tests/guest/switch-storm-checks.sh).
 # Prints KTAP.
-# lab-test: timeout=300
+# lab-test: parallel=yes timeout=300
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/build/guest-tools/usr/local/bin
