@@ -16,7 +16,7 @@ ktap_plan 18
 
 state() {
 	echo "requests=$(sw_stat requests) active=$(cat $SW/active)"
-	echo "storms=$(pgrep -x bl-storm | wc -l) vfp=$(pgrep -x vfpcheck | wc -l)"
+	echo "storms=$(pidof bl-storm | wc -w) vfp=$(pidof vfpcheck | wc -w)"
 	cat /sys/devices/system/cpu/cpufreq/policy*/scaling_governor 2>/dev/null | tr '\n' ' '
 }
 
