@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timeout=300 append=no_bL_switcher
+# lab-test: timing=modelled timeout=300 append=no_bL_switcher
 # Booted with no_bL_switcher: one policy per cluster from the start, and
 # enabling the switcher later gives one per logical CPU.
 # shellcheck disable=SC2086,SC2016,SC2012,SC2231 # CPU numbers, frequencies and sysfs paths are single words; single-quoted code runs in the guest

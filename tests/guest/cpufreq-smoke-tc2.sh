@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: layout=2+3 smp=5 dtb=vexpress-a15-a7-tc2.dtb timeout=300
+# lab-test: timing=modelled layout=2+3 smp=5 dtb=vexpress-a15-a7-tc2.dtb timeout=300
 # The modelled platform in TC2's layout (2x A15 + 3x A7): two pairs, two
 # policies over the virtual table; the unpaired A7 stays offline;
 # powersave and performance on the right cluster; with the switcher off,

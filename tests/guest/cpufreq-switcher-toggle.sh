@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timeout=600
+# lab-test: timing=modelled timeout=600
 # The big.LITTLE cpufreq driver across switcher disable/enable: with the
 # switcher off it re-registers with one policy per cluster (CPUs 0-3 and
 # 4-7, real frequencies), with it on again one policy per logical CPU;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timeout=300
+# lab-test: timing=modelled timeout=300
 # The big.LITTLE cpufreq driver with the switcher active: one policy per
 # logical CPU, each over the merged virtual table (A7 at half its real
 # frequency below the A15 range, then the A15), each entry one (cluster,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timeout=300 append=no_bL_switcher expect-fail=lab-xfail expect-problems=23
+# lab-test: timing=modelled timeout=300 append=no_bL_switcher expect-fail=lab-xfail expect-problems=23
 # A check of the kernel-log checker (scripts/lab/klog.py with the rules of
 # /usr/share/lab/klog-rules): it MUST fail this suite, and the runner
 # reports it as an expected failure (XFAIL) only if exactly the 23 lines

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: append=no_bL_switcher timeout=300 klog-expect='CPU5: failed to come online|CPU5: failed to boot: -16'
+# lab-test: timing=modelled append=no_bL_switcher timeout=300 klog-expect='CPU5: failed to come online|CPU5: failed to boot: -16'
 # CPU hotplug when a secondary's power-up is lost or late (issue 28,
 # item 1; kernel patches "refuse a third power_up request" and "withdraw
 # the power-up of a secondary that did not come online").  cpu5 (cluster 1

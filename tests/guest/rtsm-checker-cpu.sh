@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: platform=rtsm append=no_bL_switcher timeout=300 qemu-expect='power-sequencing violation #[0-9]+ \(cpu-off-cached\): cluster 1 CPU 1 powered off \(RST_HOLD1 0x002\) with its data cache on \(SCTLR\.C\)' qemu-expect-count=1
+# lab-test: timing=modelled platform=rtsm append=no_bL_switcher timeout=300 qemu-expect='power-sequencing violation #[0-9]+ \(cpu-off-cached\): cluster 1 CPU 1 powered off \(RST_HOLD1 0x002\) with its data cache on \(SCTLR\.C\)' qemu-expect-count=1
 # A check of the checker's rule cpu-off-cached (docs/platform.md; issue 28,
 # item 13): a CPU powered off with its data cache on, the most common
 # per-CPU power-down bug (a skipped v7_exit_coherency_flush(louis)), which

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: platform=rtsm append=no_bL_switcher timeout=300 qemu-expect='power-sequencing violation #[0-9]+ (\(snoop-off-cached\): CCI-400 slave interface 4 told to stop snoops and DVM messages while cluster 1 CPU [0-3] has its data cache on|\(cpu-off-cached\): cluster 1 CPU [0-3] powered off \(RST_HOLD1 0x10f\) with its data cache on|\(cluster-reset-unheld\): cluster 1 reset asserted \(RST_HOLD1 0x10e\) while its CPU 0 is not held)' qemu-expect-count=3
+# lab-test: timing=modelled platform=rtsm append=no_bL_switcher timeout=300 qemu-expect='power-sequencing violation #[0-9]+ (\(snoop-off-cached\): CCI-400 slave interface 4 told to stop snoops and DVM messages while cluster 1 CPU [0-3] has its data cache on|\(cpu-off-cached\): cluster 1 CPU [0-3] powered off \(RST_HOLD1 0x10f\) with its data cache on|\(cluster-reset-unheld\): cluster 1 reset asserted \(RST_HOLD1 0x10e\) while its CPU 0 is not held)' qemu-expect-count=3
 # A check of the power-sequencing checker of the modelled platform (QEMU's
 # DCSCB model, docs/platform.md): mcpm/fault_skip_cluster_cache_disable, a
 # test double, makes the last man of the next cluster power-down disable

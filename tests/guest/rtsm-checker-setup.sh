@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: platform=rtsm append=no_bL_switcher timeout=300 qemu-expect='power-sequencing violation #[0-9]+ \(cached-not-snooping\): cluster 1 CPU 0 runs with its data cache on \(SCTLR\.C\) while CCI-400 slave interface 4 does not snoop' qemu-expect-count=1
+# lab-test: timing=modelled platform=rtsm append=no_bL_switcher timeout=300 qemu-expect='power-sequencing violation #[0-9]+ \(cached-not-snooping\): cluster 1 CPU 0 runs with its data cache on \(SCTLR\.C\) while CCI-400 slave interface 4 does not snoop' qemu-expect-count=1
 # A check of the checker's second rule, cached-not-snooping
 # (docs/platform.md): mcpm/fault_skip_cluster_setup, a test double, makes
 # the next first man of a cluster skip its cluster-level power_up_setup,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: platform=rtsm append=no_bL_switcher timeout=600
+# lab-test: timing=modelled platform=rtsm append=no_bL_switcher timeout=600
 # Whole-cluster power on the modelled platform, seen in the hardware
 # registers (busybox devmem on /dev/mem): offlining the four A7s leaves
 # them held in the DCSCB (RST_HOLD1 bits 3:0 and the cluster bit 8,

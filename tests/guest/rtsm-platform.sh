@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: platform=rtsm append=no_bL_switcher timeout=300
+# lab-test: timing=modelled platform=rtsm append=no_bL_switcher timeout=300
 # The modelled RTSM VE Cortex-A15x4-A7x4 (QEMU vexpress-a15-a7): mainline's
 # CCI and DCSCB drivers probe, MCPM's smp ops boot the 7 secondaries, and
 # each CPU reports its own MPIDR and part number, read on that CPU

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: layout=2+3 smp=5 dtb=vexpress-a15-a7-tc2.dtb timeout=300
+# lab-test: timing=modelled layout=2+3 smp=5 dtb=vexpress-a15-a7-tc2.dtb timeout=300
 # The switcher on the modelled platform in TC2's layout (2x A15 + 3x A7,
 # real per-cluster MPIDRs): two pairs, the third A7 kept offline and
 # reported; after a switch to cluster 1 each logical CPU reads an A7's

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: platform=rtsm timeout=300
+# lab-test: timing=modelled platform=rtsm timeout=300
 # The switcher on the modelled platform, seen by the CPUs and the hardware:
 # after switching all four logical CPUs to cluster 1, each reads an A7's
 # MPIDR (0x8000010x) and part number (0xc07) on itself, and the A15

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timeout=300 append=bL_switcher.inbound_timeout_ms=100 klog-expect='CPU1: inbound CPU [0-9]+ cluster 1 neither came up nor is confirmed off \(-16\): switching CPU1 disabled|CPU1: switching disabled after an inbound CPU was lost|__bL_switch_to: mcpm_cpu_power_up\(\) returned'
+# lab-test: timing=modelled timeout=300 append=bL_switcher.inbound_timeout_ms=100 klog-expect='CPU1: inbound CPU [0-9]+ cluster 1 neither came up nor is confirmed off \(-16\): switching CPU1 disabled|CPU1: switching disabled after an inbound CPU was lost|__bL_switch_to: mcpm_cpu_power_up\(\) returned'
 # A broken pair stays broken until a reboot (issue 28, item 1; kernel
 # patch "keep a broken pair's partner offline when disabled";
 # docs/switcher.md).  With the inbound timeout at 100 ms and every

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timeout=900
+# lab-test: timing=modelled timeout=900
 # 2000 switches (500 per logical CPU, all four concurrently) on a kernel
 # with VMAP_STACK: the outbound's stack handling used to give way after
 # about 1600.  All must succeed, and the state must be consistent after.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timeout=400 klog-expect='big.LITTLE switcher: could not be disabled|bL_activation_notify: notifier chain failed with status 0x8011'
+# lab-test: timing=modelled timeout=400 klog-expect='big.LITTLE switcher: could not be disabled|bL_activation_notify: notifier chain failed with status 0x8011'
 # kexec with the switcher active (issue 11, defect 3): machine_shutdown()
 # takes every CPU but one down by CPU hotplug, which the switcher used to
 # veto (then smp_shutdown_nonboot_cpus() hit its BUG_ON).  The switcher must

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timeout=300
+# lab-test: timing=modelled timeout=300
 # The guest's Debian armhf userland works: busybox, cpufrequtils (which may
 # report that no cpufreq driver is active), the 32-bit time_t syscalls
 # (a guest sleep must last as long as the guest clock says), and the
