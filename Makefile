@@ -28,7 +28,10 @@ JOBS ?= $(shell nproc)
 # repeat from this machine to CI's.
 KBUILD_ID = KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026' \
 	KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=lab KBUILD_BUILD_VERSION=1
-KMAKE = $(MAKE) -C $(TREE) O=$(B)/kernel-$* ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- -j$(JOBS) $(KBUILD_ID)
+# Under make -j (the guest's parts are built side by side) the kernel's make
+# takes its jobs from ours; alone, it runs JOBS of them.
+KMAKE = $(MAKE) -C $(TREE) O=$(B)/kernel-$* ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- \
+	$(if $(findstring --jobserver,$(MAKEFLAGS)),,-j$(JOBS)) $(KBUILD_ID)
 
 # Config fragments of each kernel variant, merged onto allnoconfig in order.
 FRAGS_release := kernel/configs/base.config
@@ -114,12 +117,12 @@ kernel: $(B)/kernel-$(VARIANT)/arch/arm/boot/zImage
 
 .SECONDEXPANSION:
 $(B)/kernel-%/.config: $$(FRAGS_$$*) $(TREE_STAMP) scripts/kernel-config
-	@scripts/kernel-config $(TREE) $(B)/kernel-$* $(FRAGS_$*)
+	+@scripts/kernel-config $(TREE) $(B)/kernel-$* $(FRAGS_$*)
 
 # The kernel's own make decides what is out of date below this.
 $(B)/kernel-%/arch/arm/boot/zImage: $(B)/kernel-%/.config FORCE
 	@echo "  KERNEL  $* -> $@"
-	@$(KMAKE) -s zImage
+	+@$(KMAKE) -s zImage
 
 FORCE:
 .PRECIOUS: $(B)/kernel-%/.config
@@ -161,34 +164,36 @@ $(INITRAMFS): initramfs/init initramfs/files.list $(shell find initramfs/rootfs 
 		$(B)/guest-debs/root initramfs/rootfs $(B)/guest-tools
 
 # ---- the guest as a whole ----------------------------------------------------
+# The targets below build it with make -j: the kernel's and QEMU's trees are
+# prepared, configured and linked (one core each) while the other compiles.
 guest: kernel dtbs initramfs qemu
 
 run: deps
-	@$(MAKE) -s guest VARIANT=$(VARIANT)
+	@$(MAKE) -s -j$(JOBS) guest VARIANT=$(VARIANT)
 	@scripts/guest-run --no-build --interactive --variant $(VARIANT) --platform $(PLATFORM) \
 		--timing $(or $(TIMING),host)
 
 test: deps
-	@$(MAKE) -s guest VARIANT=debug
+	@$(MAKE) -s -j$(JOBS) guest VARIANT=debug
 	@tests/run
 
 verify: deps tree
 	@tests/verify/run $(TREE)
 
 bench: deps
-	@$(MAKE) -s guest VARIANT=release
+	@$(MAKE) -s -j$(JOBS) guest VARIANT=release
 	@scripts/bench --timing $(or $(TIMING),modelled) \
 		$(if $(filter host,$(TIMING)),,--host-cost)
 	@scripts/governors --timing $(or $(TIMING),modelled) \
 		$(if $(filter host,$(TIMING)),,--quanta 1000,100000 --host-cost)
 
 governors: deps
-	@$(MAKE) -s guest VARIANT=release
+	@$(MAKE) -s -j$(JOBS) guest VARIANT=release
 	@scripts/governors --timing $(or $(TIMING),modelled)
 
 SOAK_MINUTES ?= 30
 soak: deps
-	@$(MAKE) -s guest VARIANT=debug
+	@$(MAKE) -s -j$(JOBS) guest VARIANT=debug
 	@PLATFORM=$(PLATFORM) scripts/soak $(SOAK_MINUTES)
 
 clean:
