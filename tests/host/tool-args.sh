@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Bad arguments to the guest's C tools (bl-storm, bl-bench, vfpcheck,
-# runas, cpu-loop, workload, spin-bench, counter-pass, timer-lat): each case must print an error on stderr and exit 2 at once,
+# runas, cpu-loop, workload, spin-bench, counter-pass, timer-lat, wfe-events): each case must print an error on stderr and exit 2 at once,
 # before any switch, write or exec.  The static armhf binaries run here
 # under qemu-arm (qemu-user); nothing they could touch exists on the host,
 # and a case that does not stop within 10 s fails.  switch-storm's
@@ -74,6 +74,14 @@ cases=(
 	"timer-lat 100 0"
 	"timer-lat 100x 10"
 	"timer-lat -c x 100 10"
+	"wfe-events"
+	"wfe-events eret"
+	"wfe-events eret 0"
+	"wfe-events sevl 5x"
+	"wfe-events none 100001"
+	"wfe-events monitor 0"
+	"wfe-events monitor 1001"
+	"wfe-events sideways 5"
 )
 echo "KTAP version 1"
 echo "1..${#cases[@]}"
