@@ -432,7 +432,7 @@ class RunnerTest(unittest.TestCase):
             # lab-test: parallel=yes timeout=20
             echo "KTAP version 1"; echo "1..1"
             touch "{d}/{me}"; date +%s.%N > "{d}/{me}.start"
-            for i in $(seq 100); do [ -e "{d}/{other}" ] && break; sleep 0.1; done
+            for i in $(seq 50); do [ -e "{d}/{other}" ] && break; sleep 0.1; done
             date +%s.%N > "{d}/{me}.end"
             if [ -e "{d}/{other}" ]; then echo "ok 1 met"; else echo "not ok 1 alone"; exit 1; fi
             """)
@@ -479,14 +479,14 @@ class RunnerTest(unittest.TestCase):
             self.skipTest("no debug kernel built")
         tally, out = self.host(f"""\
             #!/usr/bin/env bash
-            # lab-test: timeout=40
+            # lab-test: timeout=20
             echo "KTAP version 1"; echo "1..1"
             printf 'echo lab-guest-hangs\\nwhile :; do sleep 1; done\\n' > "$LAB_LOGS/hang.sh"
             {top}/scripts/guest-run --no-build --variant debug --platform virt --smp 1 \\
                 --timeout 600 --log-dir "$LAB_LOGS/guest" "$LAB_LOGS/hang.sh"
             """)
         self.assertEqual((tally.passed, tally.failed), (0, 1), out)
-        self.assertIn("timed out after 40 s", out)
+        self.assertIn("timed out after 20 s", out)
         with open(os.path.join(runner.LOGS, "suite", "output.log")) as f:
             self.assertIn("lab-guest-hangs", f.read(), "the guest's job never ran")
         with open(os.path.join(runner.LOGS, "suite", "guest", "qemu-pid")) as f:
