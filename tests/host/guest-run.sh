@@ -11,6 +11,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 logs=${LAB_LOGS:-$(mktemp -d)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=lib/ktap.sh
 . "$top/tests/host/lib/ktap.sh"
 gr() { "$top/scripts/guest-run" --no-build --quiet "$@"; }
 # The harness's own behaviour does not depend on the machine: the cases

@@ -15,6 +15,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=lib/ktap.sh
 . "$top/tests/host/lib/ktap.sh"
 
 echo "KTAP version 1"

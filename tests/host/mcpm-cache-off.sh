@@ -21,6 +21,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vmlinux=${VMLINUX:-$top/build/kernel-debug/vmlinux}
+# shellcheck source=lib/ktap.sh
 . "$top/tests/host/lib/ktap.sh"
 
 # symbol: why it may be read with the cache off

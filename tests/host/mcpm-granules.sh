@@ -16,6 +16,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vmlinux=${VMLINUX:-$top/build/kernel-debug/vmlinux}
 tree=$("$top/scripts/kernel-tree" path)
+# shellcheck source=lib/ktap.sh
 . "$top/tests/host/lib/ktap.sh"
 
 echo "KTAP version 1"

@@ -28,6 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir -p "$logs"
+# shellcheck source=lib/ktap.sh
 . "$top/tests/host/lib/ktap.sh"
 idle_host_limit=1.0
 

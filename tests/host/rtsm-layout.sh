@@ -7,6 +7,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 qemu=$top/build/qemu-build/qemu-system-arm
+# shellcheck source=lib/ktap.sh
 . "$top/tests/host/lib/ktap.sh"
 
 echo "KTAP version 1"

@@ -28,6 +28,7 @@ logs=${LAB_LOGS:-$(mktemp -d)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$logs"
+# shellcheck source=lib/ktap.sh
 . "$top/tests/host/lib/ktap.sh"
 
 echo "KTAP version 1"

@@ -24,6 +24,7 @@ logs=${LAB_LOGS:-$(mktemp -d)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$logs"
+# shellcheck source=lib/ktap.sh
 . "$top/tests/host/lib/ktap.sh"
 
 # Limits.  CPU: host CPU-seconds per second of waiting, for the whole QEMU
