@@ -151,7 +151,7 @@ $(foreach f,$(GUEST_SCRIPTS),$(B)/guest-tools/usr/local/bin/$(notdir $(f))):
 	@mkdir -p $(@D)
 	@install -m 0755 $< $@
 
-$(B)/guest-tools/usr/local/bin/%: %.c $(wildcard switcher/*.h)
+$(B)/guest-tools/usr/local/bin/%: %.c $(wildcard switcher/*.h tests/tools/*.h)
 	@mkdir -p $(@D)
 	@echo "  CC      $< (static armhf)"
 	@arm-linux-gnueabihf-gcc $(GUEST_CFLAGS) -o $@ $<

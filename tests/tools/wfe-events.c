@@ -38,6 +38,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../switcher/parse-num.h"
+#include "wfe-util.h"
+
 #define MAX_N		100000
 #define MAX_ROUNDS	1000
 #define SET_DELAY_NS	2000000L
@@ -55,39 +58,6 @@ static volatile unsigned int done;	/* the waiter saw the flag */
 static int64_t t_set[MAX_ROUNDS];
 static int64_t t_seen[MAX_ROUNDS];
 static unsigned long rounds;
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
-static int parse_uint(const char *s, unsigned long max, unsigned long *v)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	return (errno || *end || *v > max) ? -1 : 0;
-}
-
-static inline void wfe(void)
-{
-	__asm__ volatile("wfe" ::: "memory");
-}
 
 enum loop_event { EV_ERET, EV_SEVL, EV_NONE };
 
@@ -139,13 +109,6 @@ static void *monitor_waiter(void *arg)
 	return NULL;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 static int run_monitor(void)
 {
 	struct timespec delay = { 0, SET_DELAY_NS };
@@ -193,7 +156,7 @@ static int run_monitor(void)
 
 int main(int argc, char **argv)
 {
-	unsigned long n;
+	long n;
 
 	if (argc != 3 || (strcmp(argv[1], "eret") && strcmp(argv[1], "sevl") &&
 			  strcmp(argv[1], "none") && strcmp(argv[1], "monitor"))) {
@@ -202,7 +165,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(argv[1], "monitor")) {
-		if (parse_uint(argv[2], MAX_ROUNDS, &n) || n < 1) {
+		n = parse_num(argv[2], MAX_ROUNDS);
+		if (n < 1) {
 			fprintf(stderr, "wfe-events: ROUNDS must be 1 to %d, not '%s'\n",
 				MAX_ROUNDS, argv[2]);
 			return 2;
@@ -210,7 +174,8 @@ int main(int argc, char **argv)
 		rounds = n;
 		return run_monitor();
 	}
-	if (parse_uint(argv[2], MAX_N, &n) || n < 1) {
+	n = parse_num(argv[2], MAX_N);
+	if (n < 1) {
 		fprintf(stderr, "wfe-events: N must be 1 to %d, not '%s'\n", MAX_N, argv[2]);
 		return 2;
 	}

@@ -34,6 +34,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../switcher/parse-num.h"
+#include "wfe-util.h"
+
 #define WAITERS		7
 #define MAX_ROUNDS	1000
 #define SHORT_WAIT_NS	20000000L
@@ -47,14 +50,6 @@ static int64_t t_wake[MAX_ROUNDS + 1][WAITERS];
 static unsigned long loops_first[WAITERS];
 static unsigned int rounds;
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static void sleep_ns(int64_t ns)
 {
 	struct timespec ts = { ns / 1000000000, ns % 1000000000 };
@@ -63,23 +58,9 @@ static void sleep_ns(int64_t ns)
 		;
 }
 
-static void wfe(void)
-{
-	__asm__ volatile("wfe" ::: "memory");
-}
-
 static void sev(void)
 {
 	__asm__ volatile("dsb ish\n\tsev" ::: "memory");
-}
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
 }
 
 static void *waiter(void *arg)
@@ -103,29 +84,12 @@ static void *waiter(void *arg)
 	return NULL;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-static int parse_uint(const char *s, unsigned long max, unsigned long *v)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	return (errno || *end || *v > max) ? -1 : 0;
-}
-
 int main(int argc, char **argv)
 {
 	static int64_t worst[MAX_ROUNDS + 1];
 	pthread_t th[WAITERS];
-	unsigned long n, loops = 0;
+	unsigned long loops = 0;
+	long n;
 	int use_sev, i;
 	unsigned int r;
 	double secs;
@@ -143,7 +107,8 @@ int main(int argc, char **argv)
 			argv[2]);
 		return 2;
 	}
-	if (parse_uint(argv[3], MAX_ROUNDS, &n) || n < 1) {
+	n = parse_num(argv[3], MAX_ROUNDS);
+	if (n < 1) {
 		fprintf(stderr, "wfe-wait: ROUNDS '%s' is not a whole number from 1 to %d\n",
 			argv[3], MAX_ROUNDS);
 		return 2;
