@@ -323,8 +323,10 @@ class RunnerTest(unittest.TestCase):
     def test_timing(self):
         """A guest suite runs in host time unless it asks for modelled time;
         modelled time adds per-CPU icount clocks with the quantum and a
-        fixed RTC; an unknown timing, a quantum in host time, a quantum
-        out of range, or modelled time on Debian's QEMU is refused."""
+        fixed RTC; a PLATFORM:TIMING entry counts on that platform alone;
+        an unknown timing or platform, a timing twice, a quantum in host
+        time, a quantum out of range, or modelled time on Debian's QEMU
+        is refused."""
         hdr = runner.header(self.script("t0.sh", "# lab-test: timeout=5\n"), "guest")
         self.assertNotIn("timing", hdr)
         hdr = runner.header(self.script("t1.sh", "# lab-test: timing=modelled quantum=1000\n"),
@@ -338,8 +340,20 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual([runner.instance_name("w", "rtsm", t) for t in runner.timings(hdr)],
                          ["w", "w@modelled"])
         self.assertEqual(runner.instance_name("w", "virt", None), "w@virt")
+        # a timing for one platform: the others keep the default
+        hdr = runner.header(self.script("t4.sh", "# lab-test: platform=rtsm,virt "
+                                        "timing=rtsm:modelled\n"), "guest")
+        self.assertEqual((runner.timings(hdr, "rtsm"), runner.timings(hdr, "virt")),
+                         (["modelled"], ["host"]))
+        hdr = runner.header(self.script("t5.sh", "# lab-test: platform=rtsm,virt "
+                                        "timing=host,rtsm:modelled\n"), "guest")
+        self.assertEqual((runner.timings(hdr, "rtsm"), runner.timings(hdr, "virt")),
+                         (["host", "modelled"], ["host"]))
+        self.assertEqual(runner.timings(hdr), ["host", "modelled"])
         for bad in ("timing=wall", "quantum=1000", "timing=host quantum=1000",
-                    "timing=modelled quantum=10us", "timing=modelled,modelled"):
+                    "timing=modelled quantum=10us", "timing=modelled,modelled",
+                    "timing=virt:modelled", "timing=rtsm:wall",
+                    "platform=rtsm,virt timing=modelled,rtsm:modelled"):
             with self.assertRaises(ValueError, msg=bad):
                 runner.header(self.script("t2.sh", f"# lab-test: {bad}\n"), "guest")
         env = {runner.guest.VIRT_QEMU_ENV: "stock"}
@@ -479,14 +493,14 @@ class RunnerTest(unittest.TestCase):
             self.skipTest("no debug kernel built")
         tally, out = self.host(f"""\
             #!/usr/bin/env bash
-            # lab-test: timeout=20
+            # lab-test: timeout=12
             echo "KTAP version 1"; echo "1..1"
             printf 'echo lab-guest-hangs\\nwhile :; do sleep 1; done\\n' > "$LAB_LOGS/hang.sh"
             {top}/scripts/guest-run --no-build --variant debug --platform virt --smp 1 \\
                 --timeout 600 --log-dir "$LAB_LOGS/guest" "$LAB_LOGS/hang.sh"
             """)
         self.assertEqual((tally.passed, tally.failed), (0, 1), out)
-        self.assertIn("timed out after 20 s", out)
+        self.assertIn("timed out after 12 s", out)
         with open(os.path.join(runner.LOGS, "suite", "output.log")) as f:
             self.assertIn("lab-guest-hangs", f.read(), "the guest's job never ran")
         with open(os.path.join(runner.LOGS, "suite", "guest", "qemu-pid")) as f:

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: platform=rtsm,virt append=no_bL_switcher timeout=300
+# lab-test: platform=rtsm,virt timing=rtsm:modelled append=no_bL_switcher timeout=300
 # Boot of the 8-CPU guest (switcher kept off, so all CPUs stay online), on
 # both platforms: every CPU online, and the device tree describes
 # cluster 0 = four Cortex-A15 (MPIDR 0..3) and cluster 1 = four Cortex-A7

@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: platform=rtsm,virt append=no_bL_switcher timeout=600
+# lab-test: platform=rtsm,virt timing=rtsm:modelled append=no_bL_switcher timeout=600
 # MCPM runs the guest's CPUs: the secondaries boot through MCPM (over the
 # DCSCB on rtsm, PSCI on virt), the topology shows two clusters of four,
 # and CPU hotplug takes CPUs and whole clusters down and up through MCPM's

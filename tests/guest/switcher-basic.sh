@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: platform=rtsm,virt timeout=600 klog-expect='CPU2: inbound CPU [0-9]+ cluster 1 did not come up within [0-9]+ ms: switch abandoned|__bL_switch_to: mcpm_cpu_power_up\(\) returned -5'
+# lab-test: platform=rtsm,virt timing=rtsm:modelled timeout=600 klog-expect='CPU2: inbound CPU [0-9]+ cluster 1 did not come up within [0-9]+ ms: switch abandoned|__bL_switch_to: mcpm_cpu_power_up\(\) returned -5'
 # The in-kernel switcher on the 8-CPU guest: active after boot with four
 # A15/A7 pairs, each logical CPU switched 0 -> 1 -> 0 with its MPIDR read
 # back on the CPU itself, the outbound really off per the power controller
