@@ -406,6 +406,38 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual((tally.passed, tally.failed), (0, 1))
         self.assertIn("timed out after 1 s", out.getvalue())
 
+    def test_unit_suite_runs_apart(self):
+        """run_suites() runs a unit suite in a child process: its results
+        are reported as in-process ones, what it does to os.environ stays
+        there, and a child that dies fails the suite."""
+        good = self.script("test_lab_apartdemo.py", """\
+            import os
+            import unittest
+            class T(unittest.TestCase):
+                def test_pass(self):
+                    os.environ["LAB_APART_DEMO"] = "set in the child"
+                def test_fail(self):
+                    self.assertEqual(1, 2)
+                @unittest.skip("not here")
+                def test_skip(self):
+                    pass
+            """)
+        dies = self.script("test_lab_diesdemo.py", """\
+            import os
+            os._exit(7)
+            """)
+        tally = runner.Tally()
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            runner.run_suites(tally, [("unit", good, None, None, None),
+                                      ("unit", dies, None, None, None)], 2, "debug")
+        text = out.getvalue()
+        self.assertEqual((tally.passed, tally.failed, tally.skipped), (1, 2, 1), text)
+        self.assertIn("PASS test_lab_apartdemo/test_pass", text)
+        self.assertIn("FAIL test_lab_apartdemo/test_fail: AssertionError: 1 != 2", text)
+        self.assertIn("FAIL test_lab_diesdemo/(suite): unit suite process: exit 7, 0 results", text)
+        self.assertNotIn("LAB_APART_DEMO", os.environ)
+
     def test_side_by_side(self):
         """Modelled-time guest suites and host suites with parallel=yes may
         share the host; host-time guest suites, other host suites, a host
