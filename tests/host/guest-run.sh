@@ -48,7 +48,7 @@ fi
 printf 'echo waiting-forever\nwhile :; do sleep 1; done\n' > "$tmp/hang.sh"
 rc=0
 start=$(date +%s)
-gr_small --timeout 20 --log-dir "$logs/hang" "$tmp/hang.sh" 2>/dev/null || rc=$?
+gr_small --timeout 10 --log-dir "$logs/hang" "$tmp/hang.sh" 2>/dev/null || rc=$?
 secs=$(($(date +%s) - start))
 left=$(pgrep -f -- "$logs/hang/initramfs" || true)
 if [ "$rc" -eq 124 ] && [ -z "$left" ] && grep -q waiting-forever "$logs/hang/output.log"; then

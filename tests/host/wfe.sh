@@ -36,7 +36,7 @@ cpu_limit=0.3
 sev_median_ms=5
 sev_max_ms=50
 nosev_median_ms=3
-wait_s=6
+wait_s=4
 rounds=15
 hz=$(getconf CLK_TCK)
 
