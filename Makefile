@@ -28,10 +28,14 @@ JOBS ?= $(shell nproc)
 # repeat from this machine to CI's.
 KBUILD_ID = KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026' \
 	KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=lab KBUILD_BUILD_VERSION=1
-# Under make -j (the guest's parts are built side by side) the kernel's make
-# takes its jobs from ours; alone, it runs JOBS of them.
-KMAKE = $(MAKE) -C $(TREE) O=$(B)/kernel-$* ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- \
-	$(if $(findstring --jobserver,$(MAKEFLAGS)),,-j$(JOBS)) $(KBUILD_ID)
+# The kernel's make runs JOBS jobs of its own, outside our jobserver: under
+# make -j (the guest's parts are built side by side) QEMU's ninja holds a
+# job of ours and runs JOBS of its own, and a kernel make that took its
+# jobs from ours was left with one (on a fresh clone of a 2-core host the
+# kernel finished two minutes after QEMU).  QEMU builds at nice 10, so the
+# kernel's jobs go first.
+KMAKE = MAKEFLAGS= $(MAKE) -C $(TREE) O=$(B)/kernel-$* ARCH=arm \
+	CROSS_COMPILE=arm-linux-gnueabihf- -j$(JOBS) $(KBUILD_ID)
 
 # Config fragments of each kernel variant, merged onto allnoconfig in order.
 FRAGS_release := kernel/configs/base.config
@@ -122,7 +126,7 @@ $(B)/kernel-%/.config: $$(FRAGS_$$*) $(TREE_STAMP) scripts/kernel-config
 # The kernel's own make decides what is out of date below this.
 $(B)/kernel-%/arch/arm/boot/zImage: $(B)/kernel-%/.config FORCE
 	@echo "  KERNEL  $* -> $@"
-	+@$(KMAKE) -s zImage
+	@$(KMAKE) -s zImage
 
 FORCE:
 .PRECIOUS: $(B)/kernel-%/.config
