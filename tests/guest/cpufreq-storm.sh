@@ -1,6 +1,6 @@
 #!/bin/sh
 # lab-test: timeout=600
-# A 30 s governor storm: on each logical CPU a load that toggles between
+# A 20 s governor storm: on each logical CPU a load that toggles between
 # busy and idle at different paces, under ondemand for the first half and
 # schedutil for the second, so that cpufreq switches the four logical CPUs
 # between their clusters concurrently; then the state is consistent: every
@@ -35,13 +35,13 @@ for n in 0 1 2 3; do tr0=$((tr0 + $(cat $CF/policy$n/stats/total_trans))); done
 
 gov_all ondemand
 pids=""
-pids="$pids $(toggler 0 3 2 30)"
-pids="$pids $(toggler 1 1 1 30)"
-pids="$pids $(toggler 2 5 5 30)"
-pids="$pids $(toggler 3 2 7 30)"
-sleep 15
+pids="$pids $(toggler 0 3 2 20)"
+pids="$pids $(toggler 1 1 1 20)"
+pids="$pids $(toggler 2 5 5 20)"
+pids="$pids $(toggler 3 2 7 20)"
+sleep 10
 gov_all schedutil
-sleep 15
+sleep 10
 for p in $pids; do wait $p 2>/dev/null; done
 
 tr1=0

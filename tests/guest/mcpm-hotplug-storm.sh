@@ -1,7 +1,7 @@
 #!/bin/sh
 # lab-test: append=no_bL_switcher timeout=600
 # Hotplug storm through MCPM: four concurrent loops online and offline
-# random CPUs (1..7) for 30 s.  Afterwards every CPU is back online, every
+# random CPUs (1..7) for 20 s.  Afterwards every CPU is back online, every
 # line of mcpm/state agrees with the power controller (DCSCB RST_STAT
 # or PSCI) and with the online mask, and the
 # runner checks the kernel log.
@@ -15,7 +15,7 @@ ktap_plan 5
 # their first-man vlock at boot: see mcpm-hotplug.sh).
 races0=""
 for r in $(lab_race_counters); do races0="$races0$r=$(mcpm_stat "$r") "; done
-SECS=${1:-30}
+SECS=${1:-20}
 end=$(($(date +%s) + SECS))
 dir=/tmp/storm
 mkdir -p $dir

@@ -8,5 +8,5 @@
 . /usr/share/lab/switcher.sh
 . /usr/share/lab/ftrace.sh
 ktap_plan 3
-ft_storm_checks pingpong 20
+ft_storm_checks pingpong 15
 ktap_done

@@ -1,13 +1,13 @@
 #!/bin/sh
 # lab-test: timeout=1200
-# switch-storm in each of its modes for 20 s (first argument to change it)
+# switch-storm in each of its modes for 15 s (first argument to change it)
 # on the debug kernel, one after the other in one boot: after each storm
 # the invariants hold and every MCPM race counter the mode targets moved
 # (switcher/switch-storm says which; docs/storms.md has the figures), and
 # each cluster was set up as often as it was torn down, but for its change
 # of state.
 # random, pingpong and together go on, a storm's length at a time, until
-# their targeted windows were hit: eight lengths (160 s) at most (-u).
+# their targeted windows were hit: eight lengths (120 s) at most (-u).
 # shellcheck disable=SC2086 # the durations and modes are single words
 . /usr/share/lab/ktap.sh
 ktap_plan 5
@@ -16,8 +16,8 @@ for mode in random pingpong together chaos governor; do
 	# -u: storm on (bounded) until the targeted windows were hit; chaos
 	# and governor target only cluster setup/teardown, hit every second
 	until=""
-	case $mode in random | pingpong | together) until="-u $((${1:-20} * 8))" ;; esac
-	out=$(switch-storm -m $mode -d ${1:-20} $until 2>&1)
+	case $mode in random | pingpong | together) until="-u $((${1:-15} * 8))" ;; esac
+	out=$(switch-storm -m $mode -d ${1:-15} $until 2>&1)
 	echo "$out" | sed 's/^/# /'
 	if echo "$out" | grep -qx "result ok"; then
 		ktap_pass "switch-storm $mode: invariants hold, targeted race counters moved" \
