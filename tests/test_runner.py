@@ -384,9 +384,9 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual((tally.passed, tally.skipped, tally.failed), (1, 1, 1))
 
     def test_hanging_unit_suite_fails_in_time(self):
-        """A unit suite runs in the runner's process under a time limit: a
-        test that hangs fails the suite when it expires, instead of
-        holding the whole run."""
+        """A unit suite runs under a time limit (in the child process that
+        run_suites() starts for it): a test that hangs fails the suite
+        when it expires, instead of holding the whole run."""
         self.script("test_lab_hangdemo.py", """\
             import time
             import unittest
