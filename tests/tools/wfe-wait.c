@@ -4,7 +4,7 @@
  * loop (WFE is allowed at PL0); a thread on CPU 0 sets the flag and, in
  * mode "sev", executes SEV.  For the test of QEMU's WFE (tests/host/wfe.sh).
  *
- * usage: wfe-wait sev|nosev SECONDS ROUNDS
+ * usage: wfe-wait sev|nosev SECONDS ROUNDS [flush]
  *
  * Round 1 keeps the seven waiting for SECONDS (0.1 to 60), between the
  * lines "wfe-wait: wait-begin" and "wfe-wait: wait-end", for the host to
@@ -19,6 +19,12 @@
  *                  "wake_max_us ROUND US" each)
  *   wake_max_median_us, wake_max_max_us  over the rounds
  *   loops_first_round  WFE loop iterations of the seven in round 1
+ * With "flush", CPU 0 spends round 1's wait changing a page's protection
+ * back and forth instead of sleeping: each change flushes the page from
+ * every CPU's TLB (a broadcast TLB maintenance operation, which QEMU runs
+ * with every vCPU out of its execution loop), and so does one second of
+ * the same before the waiters start, with the other CPUs idle:
+ *   flush_idle_per_s, flush_wait_per_s  protection changes a second
  * Bad arguments: message on stderr, exit status 2, nothing run.  Exits 1
  * if the machine has fewer than 8 CPUs or a thread cannot be pinned.
  */
@@ -31,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,6 +63,26 @@ static void sleep_ns(int64_t ns)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
+}
+
+/*
+ * Change the protection of PAGE back and forth for SECS seconds: the
+ * changes a second, or -1 if mprotect() fails.
+ */
+static long flush_rate(volatile char *page, double secs)
+{
+	int64_t start = now_ns(), end = start + (int64_t)(secs * 1e9), t;
+	long n = 0;
+
+	do {
+		if (mprotect((void *)page, 4096, PROT_READ) ||
+		    mprotect((void *)page, 4096, PROT_READ | PROT_WRITE))
+			return -1;
+		page[0]++;	/* keep it mapped, so each change flushes it */
+		n += 2;
+		t = now_ns();
+	} while (t < end);
+	return (long)(n * 1e9 / (t - start));
 }
 
 static void sev(void)
@@ -90,16 +117,20 @@ int main(int argc, char **argv)
 	pthread_t th[WAITERS];
 	unsigned long loops = 0;
 	long n;
-	int use_sev, i;
+	long flush_idle = 0, flush_wait = 0;
+	volatile char *page = NULL;
+	int use_sev, flush, i;
 	unsigned int r;
 	double secs;
 	char *end;
 
-	if (argc != 4 || (strcmp(argv[1], "sev") && strcmp(argv[1], "nosev"))) {
-		fprintf(stderr, "usage: wfe-wait sev|nosev SECONDS ROUNDS\n");
+	if (argc < 4 || argc > 5 || (strcmp(argv[1], "sev") && strcmp(argv[1], "nosev")) ||
+	    (argc == 5 && strcmp(argv[4], "flush"))) {
+		fprintf(stderr, "usage: wfe-wait sev|nosev SECONDS ROUNDS [flush]\n");
 		return 2;
 	}
 	use_sev = !strcmp(argv[1], "sev");
+	flush = argc == 5;
 	errno = 0;
 	secs = strtod(argv[2], &end);
 	if (errno || *end || end == argv[2] || !(secs >= 0.1 && secs <= 60)) {
@@ -124,6 +155,20 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("evtstrm %d\n", (getauxval(AT_HWCAP) & HWCAP_EVTSTRM_BIT) ? 1 : 0);
+	if (flush) {
+		page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (page == MAP_FAILED) {
+			perror("wfe-wait: mmap");
+			return 1;
+		}
+		page[0] = 1;
+		flush_idle = flush_rate(page, 1.0);
+		if (flush_idle < 0) {
+			perror("wfe-wait: mprotect");
+			return 1;
+		}
+	}
 	for (i = 0; i < WAITERS; i++) {
 		pthread_attr_t attr;
 		cpu_set_t set;
@@ -149,7 +194,13 @@ int main(int argc, char **argv)
 		if (r == 1) {
 			printf("wfe-wait: wait-begin\n");
 			fflush(stdout);
-			sleep_ns((int64_t)(secs * 1e9));
+			if (flush) {
+				flush_wait = flush_rate(page, secs);
+				if (flush_wait < 0)
+					perror("wfe-wait: mprotect");
+			} else {
+				sleep_ns((int64_t)(secs * 1e9));
+			}
 			printf("wfe-wait: wait-end\n");
 			fflush(stdout);
 		} else {
@@ -178,5 +229,9 @@ int main(int argc, char **argv)
 	printf("wake_max_median_us %lld\n", (long long)(worst[1 + rounds / 2] / 1000));
 	printf("wake_max_max_us %lld\n", (long long)(worst[rounds] / 1000));
 	printf("loops_first_round %lu\n", loops);
-	return 0;
+	if (flush) {
+		printf("flush_idle_per_s %ld\n", flush_idle);
+		printf("flush_wait_per_s %ld\n", flush_wait);
+	}
+	return flush_wait < 0;
 }
