@@ -1,7 +1,8 @@
 #!/bin/sh
 # The guest side of make bench (scripts/bench): IKS switches, isolated and
 # concurrent, a contended spinlock, then migration by CPU hotplug, in one
-# boot.
+# boot (with HOTPLUGS 0, broadcast TLB maintenance beside WFE waiters
+# instead).
 # usage: bench.sh [SWITCHES [HOTPLUGS]]; HOTPLUGS 0 skips cpufreq and hotplug.
 SW=/sys/kernel/bL_switcher
 N=${1:-1000}
@@ -16,8 +17,16 @@ snap stats_concurrent
 # a contended spinlock (WFE waits, SEV releases): one thread, then four
 spin-bench 2 1 || exit 1
 spin-bench 2 0 1 2 3 || exit 1
-# HP=0: the switches only (scripts/bench --compare, on each machine)
+# HP=0: the switches and the lock (scripts/bench --compare, on each
+# machine), then broadcast TLB maintenance on CPU 0 with the seven other
+# CPUs idle and with them waiting in WFE, all eight online
 if [ "$HP" -eq 0 ]; then
+	echo 0 > $SW/active
+	for c in /sys/devices/system/cpu/cpu[0-9]*/online; do
+		[ "$(cat "$c")" = 1 ] || echo 1 > "$c"
+	done
+	wfe-wait nosev 2 1 flush > /tmp/flush || exit 1
+	grep '^flush_' /tmp/flush
 	echo "@@BENCH-END@@"
 	exit 0
 fi

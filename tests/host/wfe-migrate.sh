@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # lab-test: timeout=300 parallel=yes
-# The event register and the WFE halt across a migration (issue 28, items
-# 10 and 12): a virt guest on the lab's QEMU is saved to a file in the
-# middle of a WFE wait (QMP "migrate" to exec:cat; savevm needs a disk)
-# and loaded again, and saved while idle and loaded by Debian's stock
-# QEMU; stock QEMU refuses the mid-wait state.  What it checks does not
-# depend on the host's time.  The cases are in
-# tests/host/lib/wfe_migrate.py.  Prints KTAP.
+# The event register and the WFE halt across a migration (issue 28, item
+# 12; qemu patch 0023): a virt guest on the lab's QEMU is saved to a file
+# in the middle of a WFE wait (QMP "migrate" to exec:cat; savevm needs a
+# disk) and loaded again, in host time with the event stream off and in
+# modelled time, where a halted CPU waits for the stream's next event (a
+# timer that must come with it); an idle one is loaded by Debian's stock
+# QEMU, which refuses the mid-wait state.  What it checks does not depend
+# on the host's time.  The cases are in tests/host/lib/wfe_migrate.py.
+# Prints KTAP.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)

@@ -6,25 +6,26 @@ usage: wfe_migrate.py [--qemu LAB_QEMU] LOG_DIR
 
 LAB_QEMU is the lab's qemu-system-arm to test (default build/qemu-build's).
 
-One source boot (the lab's qemu-system-arm, virt, the debug kernel) runs
-a job that first idles, then runs wfe-wait: seven threads wait in WFE for a
-flag that CPU 0 sets without SEV, so only the event stream wakes them.  The
-source is saved twice, each time stopped and migrated to a file (QMP
-"migrate" to exec:cat, QEMU's stand-in for savevm without a disk): state A
-while the guest idles, with no CPU halted in WFE (retried until so), and
-state B inside the wait, with CPUs halted in WFE (retried until so).  Each
-file says which it is: the lab sends its "cpu/wfe" subsection only for a
-CPU halted in WFE.  Then:
+The guest (virt, the debug kernel) first idles, then runs wfe-wait: seven
+threads wait in WFE for a flag that CPU 0 sets without SEV.  Each source
+is stopped and migrated to a file (QMP "migrate" to exec:cat, QEMU's
+stand-in for savevm without a disk); the lab sends its "cpu/wfe"
+subsection only for a CPU halted in WFE, so each file says what it holds.
 
-- the lab's QEMU loads B and the job runs on to its end: the waits woken
-  by the event stream, the job's status 0, a kernel log within the rules;
-  QEMU traces the WFE events from the load on, and each CPU halted in WFE
-  at the save wakes (no CPU is lost), at least one of them on the event
-  stream's event it was waiting for when it was saved (the timer comes
-  with it: without it, only SEV or an interrupt ends those halts);
-- stock QEMU loads A and the job runs on to its end there;
-- stock QEMU refuses B (a check of the check on the cpu/wfe subsection:
-  stock has no model to take a CPU halted in WFE).
+Host time, the guest's event stream off (a wait with the stream on sleeps
+in the WFE helper, and a pause waits for it to end, so no CPU is saved
+halted; with it off a waiting CPU halts): state A while the guest idles,
+with no CPU halted in WFE (retried until so), and state B inside the
+wait, with CPUs halted in WFE.  The lab's QEMU loads B and the job runs
+on to its end (each halted CPU loaded as saved and woken, the kernel log
+within the rules); stock QEMU loads A and runs the job to its end; stock
+QEMU refuses B (a check of the check: it has no model to take a CPU
+halted in WFE).
+
+Modelled time (per-CPU clocks, where every WFE wait halts with the event
+stream's next event a timer): state C inside the wait, retried until a
+CPU is saved waiting for that event; the lab's QEMU loads it with the
+timer as saved, and the job runs on to its end.
 
 Prints KTAP; exits 0 if every case passed, 1 otherwise.
 """
@@ -45,6 +46,7 @@ sys.path.insert(0, os.path.join(TOP, "scripts"))
 from lab import guest, klog  # noqa: E402
 
 WAIT_S = 4          # wfe-wait's first round: the wait the save B falls in
+WAIT_MODELLED_S = 30  # the same in modelled time, which runs faster here
 ROUNDS = 10         # and its short rounds after it
 SAVE_TRIES = 8
 TRACE_EVENTS = ("arm_wfe_load", "arm_wfe_evtstrm", "arm_wfe_wake", "arm_wfe_sleep")
@@ -286,8 +288,14 @@ def main():
         failed += not ok
         sys.stdout.flush()
 
+    def fmt(states):
+        return ", ".join(f"cpu{c} event {e} at {ns}" for c, e, ns in states) or "none"
+
     print("KTAP version 1")
-    print("1..6")
+    print("1..10")
+    if not os.access(lab_qemu, os.X_OK):
+        print(f"Bail out! no {lab_qemu}: run 'make qemu'")
+        return 1
     job = os.path.join(logs, "job.sh")
     with open(job, "w") as f:
         f.write(JOB)
@@ -295,123 +303,121 @@ def main():
     dtb = guest.PLATFORMS["virt"]["dtb"]
     initrd = os.path.join(logs, "initramfs.cpio.gz")
     guest.job_initramfs(initrd, job, (str(WAIT_S), str(ROUNDS)), kernel, dtb)
-    base = guest.qemu_command(kernel, dtb, initrd, guest.DEFAULT_SMP,
-                              guest.governor_append(guest.JOB_GOVERNOR, ""),
-                              platform="virt")
+    initrd_m = os.path.join(logs, "initramfs-modelled.cpio.gz")
+    guest.job_initramfs(initrd_m, job, (str(WAIT_MODELLED_S), str(ROUNDS)), kernel, dtb)
+    append = guest.governor_append(guest.JOB_GOVERNOR, "")
+    host = guest.qemu_command(kernel, dtb, initrd, guest.DEFAULT_SMP,
+                              append + " clocksource.arm_arch_timer.evtstrm=0",
+                              platform="virt")[1:]
+    # (the lab's QEMU for modelled timing's options; LAB_QEMU runs them)
+    os.environ[guest.VIRT_QEMU_ENV] = "lab"
+    modelled = guest.qemu_command(kernel, dtb, initrd_m, guest.DEFAULT_SMP, append,
+                                  platform="virt",
+                                  qemu_args=guest.timing_args("virt", "modelled"))[1:]
     stock_qemu = guest.PLATFORMS["virt"]["qemu"]
-    if not os.access(lab_qemu, os.X_OK):
-        print(f"Bail out! no {lab_qemu}: run 'make qemu'")
-        return 1
-    state_a = os.path.join(logs, "state-idle")
-    state_b = os.path.join(logs, "state-wfe")
-    src_trace = os.path.join(logs, "source-trace.log")
-    trace = os.path.join(logs, "lab-b-trace.log")
+    files = {k: os.path.join(logs, f"state-{k}") for k in ("idle", "wfe", "modelled")}
+    traces = {k: os.path.join(logs, f"{k}-trace.log")
+              for k in ("source", "modelled-source", "lab-b", "lab-c")}
     # QEMU appends to a trace file: start with none from an earlier run.
-    for f in (state_a, state_b, src_trace, trace):
+    for f in list(files.values()) + list(traces.values()):
         if os.path.exists(f):
             os.unlink(f)
-
-    # The source: A while idle, B inside the wait.
-    a = b = None
-    src = Qemu([lab_qemu] + base[1:] + ["-trace", f"enable=arm_wfe_save,file={src_trace}"],
-               os.path.join(logs, "source.log"), os.path.join(logs, "source.qmp"))
-    try:
-        src.wait_for(r"^wfe-migrate: idle", 120)
-        for _ in range(SAVE_TRIES):
-            src.settle(0.3)
-            a = src.save(state_a)
-            if SUBSECTION not in a:
-                break
-            src.qmp("cont")
-        src.qmp("cont")
-        src.wait_for(r"^wfe-wait: wait-begin", 60)
-        src.settle(0.5)
-        # Until a CPU is saved waiting for the event stream's next event
-        # (a CPU is also saved halted with that event already pending,
-        # when it came as the guest stopped).
-        for _ in range(SAVE_TRIES):
-            b = src.save(state_b)
-            waiting = sum(1 for w in parse_subsections(b) if w[0] == 0 and w[1] >= 0)
-            if waiting:
-                break
-            src.qmp("cont")
-            src.settle(0.05)
-        mid_wait = not any("wait-end" in line for line in src.lines)
-        src.qmp("quit")
-        src.proc.wait(30)
-    except Failure as e:
-        print(f"Bail out! source: {e}")
-        return 1
-    finally:
-        src.close()
-    halted = b.count(SUBSECTION)
-    result(SUBSECTION not in a and halted > 0 and mid_wait,
-           "saved idle with no CPU halted in WFE, and inside the wait with some",
-           f"state A: {len(a)} bytes, {a.count(SUBSECTION)} cpu/wfe; state B: "
-           f"{len(b)} bytes, {halted} CPUs halted in WFE, inside the wait: {mid_wait}")
-
-    # The lab's QEMU takes B, tracing the WFE events from the load on.
     events = os.path.join(logs, "trace-events")
     with open(events, "w") as f:
         f.write("\n".join(TRACE_EVENTS) + "\n")
-    dst = None
-    status = None
-    probs = None
+
+    def source(cmd, name, idle_save, want):
+        """Run the guest, save it (A if IDLE_SAVE, then the mid-wait state,
+        retried until WANT(subsections)); returns (A, B, mid_wait)."""
+        a = None
+        q = Qemu([lab_qemu] + cmd + ["-trace", f"enable=arm_wfe_save,file={traces[name]}"],
+                 os.path.join(logs, f"{name}.log"), os.path.join(logs, f"{name}.qmp"))
+        try:
+            if idle_save:
+                q.wait_for(r"^wfe-migrate: idle", 120)
+                for _ in range(SAVE_TRIES):
+                    q.settle(0.3)
+                    a = q.save(files["idle"])
+                    if SUBSECTION not in a:
+                        break
+                    q.qmp("cont")
+                q.qmp("cont")
+            q.wait_for(r"^wfe-wait: wait-begin", 120)
+            q.settle(0.5)
+            for _ in range(SAVE_TRIES):
+                b = q.save(files["wfe" if idle_save else "modelled"])
+                if want(parse_subsections(b)):
+                    break
+                q.qmp("cont")
+                q.settle(0.05)
+            mid_wait = not any("wait-end" in line for line in q.lines)
+            q.qmp("quit")
+            q.proc.wait(30)
+        finally:
+            q.close()
+        return a, b, mid_wait
+
+    def load(cmd, state, name):
+        """Load STATE into the lab's QEMU, run the job to its end; returns
+        (status, kernel-log problems, output)."""
+        q = Qemu([lab_qemu] + cmd + ["-incoming", "exec:cat " + shlex.quote(state),
+                                     "-trace", f"events={events},file={traces[name]}"],
+                 os.path.join(logs, f"{name}.log"), os.path.join(logs, f"{name}.qmp"))
+        try:
+            resume(q)
+            # The first events after the load are what this checks; the
+            # rest of the wait would only fill the log.
+            q.settle(0.5)
+            for ev in TRACE_EVENTS:
+                q.qmp("trace-event-set-state", name=ev, enable=False)
+            status = job_status(q, 300)
+            return status, kernel_problems(q.lines), "\n".join(q.lines)
+        finally:
+            q.close()
+
+    def check_load(name, saved, halted, what):
+        """The cases of a load: the job ends, each halted CPU is loaded as
+        saved and wakes."""
+        try:
+            status, probs, out = load(host if name == "lab-b" else modelled,
+                                      files["wfe" if name == "lab-b" else "modelled"], name)
+            done = "wfe-migrate: done" in out
+            result(status == 0 and done and not probs,
+                   f"{what}: the lab's QEMU loads it and the job ends",
+                   f"status {status}; kernel log: {len(probs)} problem(s) "
+                   f"{probs[:2] if probs else ''}")
+        except Failure as e:
+            result(False, f"{what}: the lab's QEMU loads it and the job ends", str(e))
+        loaded = halted_states(traces[name]) if os.path.exists(traces[name]) else []
+        result(saved == loaded and saved,
+               f"{what}: each CPU halted in WFE is loaded as saved",
+               f"saved: {fmt(saved)}; loaded: {fmt(loaded)}")
+        first = first_events(traces[name]) if os.path.exists(traces[name]) else {}
+        woke = sorted(c for c, ev in first.items() if ev != "arm_wfe_sleep")
+        result(woke == sorted(c for c, _, _ in saved),
+               f"{what}: every CPU saved halted in WFE wakes after the load",
+               "first traced events after the load: "
+               + ", ".join(f"cpu{c} {ev}" for c, ev in sorted(first.items())))
+        return loaded
+
+    # 1. host time, the event stream off
     try:
-        dst = Qemu([lab_qemu] + base[1:] +
-                   ["-incoming", "exec:cat " + shlex.quote(state_b),
-                    "-trace", f"events={events},file={trace}"],
-                   os.path.join(logs, "lab-b.log"), os.path.join(logs, "lab-b.qmp"))
-        resume(dst)
-        # The first events after the load are what this checks; the rest
-        # of the wait would only fill the log.
-        dst.settle(0.5)
-        for ev in TRACE_EVENTS:
-            dst.qmp("trace-event-set-state", name=ev, enable=False)
-        status = job_status(dst, 180)
-        probs = kernel_problems(dst.lines)
-        out = "\n".join(dst.lines)
+        a, b, mid_wait = source(host, "source", True, lambda subs: len(subs) > 0)
     except Failure as e:
-        out = ""
-        result(False, "the lab's QEMU loads the guest mid-wait and the job ends", str(e))
-    finally:
-        if dst:
-            dst.close()
-    if status is not None:
-        med = re.search(r"^wake_max_median_us (\d+)", out, re.M)
-        done = "wfe-migrate: done" in out
-        result(status == 0 and done and med is not None and not probs,
-               "the lab's QEMU loads the guest mid-wait and the job ends",
-               f"status {status}, rounds woken by the event stream: median of the latest "
-               f"wake-up {med.group(1) if med else '?'} us; kernel log: "
-               f"{len(probs)} problem(s) {probs[:2] if probs else ''}")
+        print(f"Bail out! source: {e}")
+        return 1
+    halted = b.count(SUBSECTION)
+    result(SUBSECTION not in a and halted > 0 and mid_wait,
+           "host time: saved idle with no CPU halted in WFE, and inside the wait with some",
+           f"idle: {len(a)} bytes, {a.count(SUBSECTION)} cpu/wfe; in the wait: "
+           f"{len(b)} bytes, {halted} CPUs halted in WFE, inside the wait: {mid_wait}")
     # The final save's arm_wfe_save lines are the source trace's last ones.
-    saved = halted_states(src_trace)[-halted:] if halted else []
-    loaded = halted_states(trace) if os.path.exists(trace) else []
+    saved = halted_states(traces["source"])[-halted:] if halted else []
+    check_load("lab-b", saved, halted, "host time, mid-wait")
 
-    def fmt(states):
-        return ", ".join(f"cpu{c} event {e} at {ns}" for c, e, ns in states) or "none"
-
-    waiting = [c for c, e, ns in saved if e == 0 and ns >= 0]
-    result(saved == loaded and waiting,
-           "each CPU halted in WFE is loaded as saved, with its event-stream event",
-           f"saved: {fmt(saved)}; loaded: {fmt(loaded)}")
-    first = first_events(trace) if os.path.exists(trace) else {}
-    woke = sorted(c for c, ev in first.items() if ev != "arm_wfe_sleep")
-    by_stream = sorted(c for c in woke if first[c] == "arm_wfe_evtstrm")
-    result(woke == sorted(c for c, _, _ in saved),
-           "every CPU saved halted in WFE wakes after the load",
-           f"first traced events after the load: "
-           + ", ".join(f"cpu{c} {ev}" for c, ev in sorted(first.items()))
-           + f"; woken first by the event-stream event they waited for: "
-           f"{', '.join(f'cpu{c}' for c in by_stream) or 'none'} "
-           f"(the others by SEV or an interrupt first)")
-
-    # Stock QEMU takes A, and runs the job to its end.
     stock = None
     try:
-        stock = Qemu([stock_qemu] + base[1:] +
-                     ["-incoming", "exec:cat " + shlex.quote(state_a)],
+        stock = Qemu([stock_qemu] + host + ["-incoming", "exec:cat " + shlex.quote(files["idle"])],
                      os.path.join(logs, "stock-a.log"), os.path.join(logs, "stock-a.qmp"))
         resume(stock)
         status = job_status(stock, 180)
@@ -429,8 +435,8 @@ def main():
             stock.close()
 
     # A check of the check: stock QEMU refuses B.
-    cmd = ([stock_qemu] + base[1:] + ["-incoming", "exec:cat " + shlex.quote(state_b),
-                                      "-trace", "vmstate_subsection_load_bad"])
+    cmd = ([stock_qemu] + host + ["-incoming", "exec:cat " + shlex.quote(files["wfe"]),
+                                  "-trace", "vmstate_subsection_load_bad"])
     try:
         p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
                            timeout=60, start_new_session=True)
@@ -443,6 +449,21 @@ def main():
     except subprocess.TimeoutExpired:
         result(False, "stock QEMU refuses the guest saved with CPUs halted in WFE",
                "stock QEMU took it and ran for 60 s")
+
+    # 2. modelled time: a CPU saved waiting for the event stream's event
+    def waiting(subs):
+        return any(e == 0 and ns != -1 for e, ns in subs)
+    try:
+        _, c, _ = source(modelled, "modelled-source", False, waiting)
+    except Failure as e:
+        print(f"Bail out! modelled-time source: {e}")
+        return 1
+    halted_c = c.count(SUBSECTION)
+    saved_c = halted_states(traces["modelled-source"])[-halted_c:] if halted_c else []
+    result(any(e == 0 and ns != -1 for _, e, ns in saved_c),
+           "modelled time: saved with a CPU halted in WFE waiting for the event stream",
+           f"{halted_c} CPUs halted in WFE: {fmt(saved_c)}")
+    check_load("lab-c", saved_c, halted_c, "modelled time, mid-wait")
     print(f"# {n - failed} passed, {failed} failed")
     return 1 if failed else 0
 
