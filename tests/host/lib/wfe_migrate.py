@@ -45,9 +45,9 @@ TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "scripts"))
 from lab import guest, klog  # noqa: E402
 
-WAIT_S = 4          # wfe-wait's first round: the wait the save B falls in
-WAIT_MODELLED_S = 30  # the same in modelled time, which runs faster here
-ROUNDS = 10         # and its short rounds after it
+WAIT_S = 4            # wfe-wait's first round: the wait the save B falls in
+ROUNDS = 10           # and its short rounds after it
+WAIT_MODELLED_S = 30  # the first round in modelled time, which runs faster
 SAVE_TRIES = 8
 TRACE_EVENTS = ("arm_wfe_load", "arm_wfe_evtstrm", "arm_wfe_wake", "arm_wfe_sleep")
 HALTED = re.compile(r"\barm_wfe_(save|load) cpu (\d+) \w+ halted in WFE: "
