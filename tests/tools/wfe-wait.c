@@ -2,7 +2,8 @@
 /*
  * wfe-wait - seven threads on CPUs 1-7 wait for a flag in a user-mode WFE
  * loop (WFE is allowed at PL0); a thread on CPU 0 sets the flag and, in
- * mode "sev", executes SEV.  For the test of QEMU's WFE (tests/host/wfe.sh).
+ * mode "sev", executes SEV.  For the tests of QEMU's WFE (tests/host/wfe.sh,
+ * tests/host/wfe-migrate.sh) and make bench's TLB figure (flush, below).
  *
  * usage: wfe-wait sev|nosev SECONDS ROUNDS [flush]
  *
