@@ -2,7 +2,7 @@
 #
 #   make run      install what is missing, build, boot to a shell in the guest
 #   make test     build the debug guest and run the whole test suite
-#   make series   export the kernel tree's commits to kernel/patches
+#   make series   each topic of the QEMU series as a mailbox under build/series
 #   make help     everything else
 
 SHELL := /bin/bash
@@ -45,7 +45,7 @@ SERIES := kernel/patches/series $(wildcard kernel/patches/*.patch)
 # QEMU: Debian's qemu source + qemu/patches, built into a fixed path.
 QEMU_TREE := $(B)/qemu
 QEMU_STAMP := $(QEMU_TREE)/.git/lab-series
-QEMU_SERIES := qemu/patches/series $(wildcard qemu/patches/*.patch)
+QEMU_SERIES := qemu/patches/series $(wildcard qemu/patches/*/*.patch qemu/patches/*/cover-letter)
 QEMU_BIN := $(B)/qemu-build/qemu-system-arm
 DTS := $(wildcard dts/*.dts)
 DTBS := $(patsubst dts/%.dts,$(B)/dtb/%.dtb,$(DTS))
@@ -61,8 +61,8 @@ GUEST_TOOLS += $(foreach f,$(GUEST_SCRIPTS),$(B)/guest-tools/usr/local/bin/$(not
 INITRAMFS := $(B)/initramfs/base.cpio.gz
 GUEST_DEBS := $(B)/guest-debs/root/.stamp
 
-.PHONY: all run test soak bench governors verify series tree deps guest kernel dtbs initramfs clean distclean help \
-	qemu qemu-tree qemu-series
+.PHONY: all run test soak bench governors verify series kernel-series bisect-check tree deps guest kernel dtbs initramfs clean \
+	distclean help qemu qemu-tree qemu-series
 
 all: deps guest
 
@@ -81,10 +81,13 @@ help:
 	@echo "make guest            build kernel ($(VARIANT)), DTBs and initramfs"
 	@echo "make kernel           build the kernel only (VARIANT=release|debug)"
 	@echo "make tree             unpack Debian's linux-source-6.1 and apply kernel/patches"
-	@echo "make series           export the tree's commits back to kernel/patches"
+	@echo "make kernel-series    export the kernel tree's commits back to kernel/patches"
 	@echo "make qemu             build qemu-system-arm from Debian's qemu source + qemu/patches"
 	@echo "make qemu-tree        unpack Debian's qemu source (apt-get source) and apply qemu/patches"
-	@echo "make qemu-series      export the QEMU tree's commits back to qemu/patches"
+	@echo "make qemu-series      export the QEMU tree's commits back to qemu/patches (as topics)"
+	@echo "make series           each QEMU topic as a mailbox with its cover letter and"
+	@echo "                      get_maintainer.pl recipients, under build/series/qemu"
+	@echo "make bisect-check     build every commit of the QEMU and kernel series in turn"
 	@echo "make clean            remove build products, keep the tree and downloads"
 	@echo "make distclean        remove build/ entirely"
 
@@ -98,7 +101,7 @@ $(TREE_STAMP): $(SERIES) scripts/kernel-tree
 	@scripts/kernel-tree prepare
 	@touch $@
 
-series:
+kernel-series:
 	@scripts/kernel-tree export
 
 # ---- QEMU ---------------------------------------------------------------------
@@ -110,6 +113,16 @@ $(QEMU_STAMP): $(QEMU_SERIES) scripts/qemu-tree
 
 qemu-series:
 	@scripts/qemu-tree export
+
+# The kernel's series is not kept as topics yet (issue 30): only QEMU's.
+series: $(QEMU_STAMP)
+	@scripts/qemu-tree mbox $(B)/series/qemu
+
+# Every commit of both series built in turn (build/bisect/), not part of
+# make test: it takes most of an hour on two cores.
+bisect-check: $(QEMU_STAMP) $(TREE_STAMP)
+	@scripts/bisect-check --jobs $(JOBS) qemu
+	@scripts/bisect-check --jobs $(JOBS) kernel
 
 # ninja decides what is out of date below this.
 qemu: $(QEMU_STAMP)

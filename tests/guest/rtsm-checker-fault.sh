@@ -6,7 +6,7 @@
 # its CCI-400 port with its data cache still on.  Offlining the four A7s
 # with it set must make QEMU report snoop-off-cached for cluster 1, and
 # then cpu-off-cached when that last man is powered off with its cache
-# still on (since qemu patch 0020): the header's qemu-expect= makes
+# still on (since the checker's rule cpu-off-cached, qemu/patches/06-lab-tooling): the header's qemu-expect= makes
 # tests/run fail the suite if a report is missing (and any other report
 # fails it as on every rtsm suite).  The knob is consumed by that one
 # power-down.  With the cluster down, the suite then releases CPU 0's

@@ -7,7 +7,7 @@
 # itself once in the kernel, with its cache on.  Until then it ran cached
 # without snooping; if nothing else looked meanwhile (a WFI, a DCSCB or CCI
 # access of any CPU: here CPUs 0-3 spin instead of idling), only a check
-# at the snoop-enable write sees it.  QEMU patch 0022 adds that check: the
+# at the snoop-enable write sees it.  The checker's patch (qemu/patches/06-lab-tooling) has that check: the
 # suite wants exactly that report, once (qemu-expect-count=1, its text
 # "seen at its snoop enable"); without the check QEMU reports nothing and
 # the suite fails.  The clean cases around it report nothing: cluster 1

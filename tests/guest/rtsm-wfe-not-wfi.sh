@@ -1,7 +1,7 @@
 #!/bin/sh
 # lab-test: timing=modelled platform=rtsm append=no_bL_switcher timeout=60
 # The DCSCB powers a CPU off when its reset hold is set and it is in WFI
-# (STANDBYWFI), not while it waits in WFE (qemu patch 0023): the lab's
+# (STANDBYWFI), not while it waits in WFE (arm_cpu_in_wfi(), qemu/patches/01-arm-event-register): the lab's
 # QEMU halts a CPU in WFE too (always in modelled time, where this runs),
 # and the model took any halted CPU for one in WFI.  cpu5 (cluster 1 CPU
 # 1) waits in a user-mode WFE loop woken by the timer's event stream, so

@@ -3,7 +3,7 @@
 # A contended spinlock that waits the way the arm32 kernel's do (a ticket,
 # WFE until it is served; the release stores the next owner, DSB, SEV),
 # four threads on the four logical CPUs (tests/tools/spin-bench), on the
-# lab's QEMU, where WFE sleeps until SEV (qemu/patches 0006): the lock
+# lab's QEMU, where WFE sleeps until SEV (qemu/patches/01-arm-event-register): the lock
 # excludes (a shared count kept without atomics under it ends equal to the
 # acquisitions), the run ends (a lost SEV would leave a waiter to the event
 # stream, and a hang if that failed too), and the lock changed hands

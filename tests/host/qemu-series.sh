@@ -1,23 +1,105 @@
 #!/usr/bin/env bash
 # lab-test: parallel=yes
-# The QEMU patch series: the prepared tree's commits export to exactly
-# qemu/patches, and every patch is clean under the QEMU tree's own
+# The QEMU patch series, kept as topics (qemu/patches/NN-name/, each with
+# its cover letter): the prepared tree's commits and topic branches export
+# to exactly qemu/patches; each topic's cover letter says what the topic
+# does, how it was tested and what a maintainer may object to; the topics
+# apply in order with 'git am' to a fresh checkout of the pristine tree;
+# 'make series' writes each topic as a mailbox with its cover letter and
+# recipients; every patch is clean under the QEMU tree's own
 # scripts/checkpatch.pl.  The one warning let through is checkpatch's
-# question whether MAINTAINERS needs an entry for a new file: the lab's
-# files have no upstream maintainer to name.  Prints KTAP.
+# question whether MAINTAINERS needs an entry for a new file, which it asks
+# of every new file whatever MAINTAINERS says.  Prints KTAP.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tree=$("$top/scripts/qemu-tree" path)
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'git -C "$tree" worktree remove --force "$tmp/fresh" 2>/dev/null; rm -rf "$tmp"' EXIT
 mapfile -t patches < <(grep -v -e '^#' -e '^$' "$top/qemu/patches/series")
+mapfile -t topics < <(printf '%s\n' "${patches[@]}" | xargs -n1 dirname | uniq)
 . "$top/tests/host/lib/series.sh"
 
 echo "KTAP version 1"
-echo "1..$((${#patches[@]} + 2))"
+echo "1..$((${#patches[@]} + 2 * ${#topics[@]} + 4))"
 
-export_matches qemu-tree qemu/patches "${#patches[@]}"
+export_matches qemu-tree qemu/patches "${#patches[@]} patches in ${#topics[@]} topics"
+
+# A cover letter: a subject line of at most 75 columns, a blank line, and
+# a body that answers what a maintainer asks.
+for t in "${topics[@]}"; do
+	cl=$top/qemu/patches/$t/cover-letter
+	why=""
+	if [ ! -s "$cl" ]; then
+		why="no cover letter"
+	elif [ "$(head -n1 "$cl" | wc -L)" -gt 75 ] || [ -n "$(sed -n 2p "$cl")" ]; then
+		why="the first line is not a subject of at most 75 columns followed by a blank line"
+	else
+		for part in "How it was tested" "What a maintainer may object to"; do
+			grep -q "^$part" "$cl" || why="${why:+$why; }no paragraph '$part'"
+		done
+	fi
+	if [ -z "$why" ]; then
+		pass "topic $t has a cover letter" "$(head -n1 "$cl")"
+	else
+		fail "topic $t has a cover letter" "$why"
+	fi
+done
+
+# The topics apply in order to a fresh checkout of the pristine tree.
+git -C "$tree" worktree add -q --detach "$tmp/fresh" pristine
+broken=""
+for t in "${topics[@]}"; do
+	if [ -n "$broken" ]; then
+		skip "topic $t applies with git am after the topics before it" "$broken does not apply"
+		continue
+	fi
+	mapfile -t mine < <(printf '%s\n' "${patches[@]}" | grep "^$t/")
+	if (cd "$top/qemu/patches" && git -C "$tmp/fresh" am -q --keep-cr "${mine[@]/#/$PWD/}") \
+		> "$tmp/am.log" 2>&1; then
+		pass "topic $t applies with git am after the topics before it" "${#mine[@]} patches"
+	else
+		fail "topic $t applies with git am after the topics before it" "$(head -n 3 "$tmp/am.log" | tr '\n' ' ')"
+		git -C "$tmp/fresh" am --abort 2>/dev/null || true
+		broken=$t
+	fi
+done
+if [ -z "$broken" ] && git -C "$tmp/fresh" diff --quiet HEAD "$(git -C "$tree" rev-parse HEAD)"; then
+	pass "the applied topics are the prepared tree's source"
+else
+	fail "the applied topics are the prepared tree's source" \
+		"$(git -C "$tmp/fresh" diff --stat HEAD "$(git -C "$tree" rev-parse HEAD)" 2>&1 | tail -n 1)"
+fi
+
+# make series: one mailbox per topic, the cover letter first, numbered
+# as one series, addressed to the maintainers get_maintainer.pl names
+# (Peter Maydell for Arm) with qemu-devel in copy.
+why=""
+"$top/scripts/qemu-tree" mbox "$tmp/mbox" > "$tmp/mbox.log" 2>&1 || why="scripts/qemu-tree mbox failed: $(tail -n1 "$tmp/mbox.log")"
+for t in "${topics[@]}"; do
+	[ -z "$why" ] || break
+	m=$tmp/mbox/$t.mbox
+	count=$(printf '%s\n' "${patches[@]}" | grep -c "^$t/")
+	if [ ! -s "$m" ]; then
+		why="no $t.mbox"
+	elif [ "$(grep -c '^From [0-9a-f]\{40\} ' "$m")" -ne $((count + 1)) ]; then
+		why="$t.mbox has $(grep -c '^From [0-9a-f]\{40\} ' "$m") messages, not $((count + 1))"
+	else
+		# the first message's header, folded lines joined
+		sed -n '1,/^$/p' "$m" | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n[[:space:]]\+/ /g' > "$tmp/head"
+		if ! grep -q -x -F "Subject: [PATCH 0/$count] $(head -n1 "$top/qemu/patches/$t/cover-letter")" "$tmp/head"; then
+			why="$t.mbox does not start with its cover letter as [PATCH 0/$count]"
+		elif ! grep -q '^To: .*@' "$tmp/head" ||
+		     ! grep -q '^Cc: .*qemu-devel@nongnu.org' "$tmp/head"; then
+			why="$t.mbox is not addressed to a maintainer and qemu-devel"
+		fi
+	fi
+done
+if [ -z "$why" ]; then
+	pass "make series writes each topic as a mailbox with its cover letter and recipients"
+else
+	fail "make series writes each topic as a mailbox with its cover letter and recipients" "$why"
+fi
 
 # problems PATCH: checkpatch's errors and warnings but the MAINTAINERS one
 problems() {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # lab-test: timeout=300 parallel=yes
 # The event register and the WFE halt across a migration (issue 28, item
-# 12; qemu patch 0006): a virt guest on the lab's QEMU is saved to a file
+# 12; qemu/patches/01-arm-event-register): a virt guest on the lab's QEMU is saved to a file
 # in the middle of a WFE wait (QMP "migrate" to exec:cat; savevm needs a
 # disk) and loaded again, in host time with the event stream off and in
 # modelled time, where a halted CPU waits for the stream's next event (a

@@ -13,7 +13,7 @@
 # the guest's event stream off, separates the cost of sleeping from that
 # of the event stream's wake-ups (one per ~131 us per waiter), and a fourth,
 # with the lab's coalescing of those wake-ups turned on
-# (wfe-evtstrm-coalesce-ns=1000000, qemu/patches 0014; off by default since
+# (wfe-evtstrm-coalesce-ns=1000000, qemu/patches/01-arm-event-register; off by default since
 # issue 28, item 11, as it lengthens the stream's period), shows what it
 # saves.
 # Prints KTAP.
