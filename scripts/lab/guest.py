@@ -259,17 +259,19 @@ def interactive_initramfs(out, kernel, dtb):
     os.unlink(out + ".boot")
 
 
-def job_initramfs(out, script, args, kernel=None, dtb=None):
+def job_initramfs(out, script, args, kernel=None, dtb=None, timing=DEFAULT_TIMING):
     """Base initramfs plus a second archive holding /job/script and
     /job/run, the wrapper that runs it with ARGS (the kernel unpacks
-    concatenated archives in order), then, given KERNEL and DTB,
-    boot_archive()."""
+    concatenated archives in order), and /job/timing, TIMING ("host" or
+    "modelled", for lab_timing() of /usr/share/lab/platform.sh), then,
+    given KERNEL and DTB, boot_archive()."""
     job = cpio.Archive()
     with open(script, "rb") as f:
         job.add("job/script", 0o100755, f.read())
     wrapper = "#!/bin/sh\nexec /bin/sh /job/script " + " ".join(
         shlex.quote(a) for a in args) + "\n"
     job.add("job/run", 0o100755, wrapper.encode())
+    job.add("job/timing", 0o100644, (timing + "\n").encode())
     job.write(out + ".job")
     parts = [base_initramfs(), out + ".job"]
     if kernel and dtb:
@@ -362,7 +364,7 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
         if os.sep in f and not os.path.exists(f):
             raise FileNotFoundError(f"{f} is missing: build it with 'make guest'")
     initrd = os.path.join(log_dir, "initramfs.cpio.gz")
-    job_initramfs(initrd, script, args, kernel, dtb)
+    job_initramfs(initrd, script, args, kernel, dtb, timing)
 
     res = Result(EXIT_NO_STATUS, log_dir)
     trace = (qemu_trace, os.path.join(log_dir, "qemu-trace.log")) if qemu_trace else None

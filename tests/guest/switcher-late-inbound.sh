@@ -1,5 +1,5 @@
 #!/bin/sh
-# lab-test: timeout=1500 append=bL_switcher.inbound_timeout_ms=100
+# lab-test: timing=host,modelled timeout=1500 append=bL_switcher.inbound_timeout_ms=100
 # A slow power controller: mcpm/fault_delay_power_up_us swept across the
 # switcher's inbound timeout (100 ms here, set on the command line), from
 # well below to well above it, in 2 ms steps around it, with switches of
@@ -7,9 +7,13 @@
 # arrives late must be used or cleanly withdrawn, never leave a CPU parked
 # with a leaked or lost MCPM use count.  Afterwards, with the fault off,
 # every logical CPU switches both ways, the state is consistent, the books
-# balance and nothing was marked broken.
+# balance and nothing was marked broken.  It runs in both timings: host
+# time for the real parallelism of eight vCPU threads, modelled time for
+# the timing bounds, which only it can assert (a power-up well under the
+# timeout never times out; in host time that is reported, not asserted).
 # shellcheck disable=SC2086,SC2016,SC3028 # CPU numbers and sysfs paths are single words; single-quoted code runs in the guest; busybox ash has RANDOM
 . /usr/share/lab/ktap.sh
+. /usr/share/lab/platform.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
 ktap_plan 13
@@ -100,7 +104,16 @@ ktap_expect "every sweep switch either succeeded or timed out cleanly" "" "$bad"
 early=$(cat /tmp/late.[0-3] | awk '$1 <= 70000 && $2 != "ok" { print $1 }' | sort -n | uniq -c |
 	tr -s ' \n' '  ' | sed 's/^ *//; s/ *$//')
 early="$early$(awk '$1 <= 70000 && $2 > 0 { printf " %d:%d-late", $1 / 1000, $2 }' /tmp/late.steps)"
-ktap_expect "every sweep switch with a power-up of <= 70 ms (timeout 100 ms) succeeded in time" "" "$early"
+# A bound of the switch's time: asserted in modelled time, where it is a
+# property of the platform; in host time a loaded host may not run a vCPU
+# for the 30 ms of margin, so it is only reported there.
+if [ "$(lab_timing)" = modelled ]; then
+	ktap_expect "every sweep switch with a power-up of <= 70 ms (timeout 100 ms) succeeded in time" "" "$early"
+else
+	ktap_diag "power-ups <= 70 ms late or failed in host time:${early:- none}"
+	ktap_skip "every sweep switch with a power-up of <= 70 ms (timeout 100 ms) succeeded in time" \
+		"host time: asserted in the modelled-time run"
+fi
 ktap_diag "late inbounds per step (ms:count): $(awk '{ printf "%d:%d ", $1 / 1000, $2 }' /tmp/late.steps)"
 never=$(awk '$1 >= 130000 && $2 == 0 { printf " %d", $1 / 1000 }' /tmp/late.steps)
 ktap_expect "the timeout fired at every step of >= 130 ms" "" "$never"

@@ -307,7 +307,8 @@ def main():
     initrd = os.path.join(logs, "initramfs.cpio.gz")
     guest.job_initramfs(initrd, job, (str(WAIT_S), str(ROUNDS)), kernel, dtb)
     initrd_m = os.path.join(logs, "initramfs-modelled.cpio.gz")
-    guest.job_initramfs(initrd_m, job, (str(WAIT_MODELLED_S), str(ROUNDS)), kernel, dtb)
+    guest.job_initramfs(initrd_m, job, (str(WAIT_MODELLED_S), str(ROUNDS)), kernel, dtb,
+                        "modelled")
     append = guest.governor_append(guest.JOB_GOVERNOR, "")
     host = guest.qemu_command(kernel, dtb, initrd, guest.DEFAULT_SMP,
                               append + " clocksource.arm_arch_timer.evtstrm=0",

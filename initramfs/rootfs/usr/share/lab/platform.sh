@@ -12,6 +12,13 @@ lab_platform() {
 	esac
 }
 
+# How the guest's time runs (tests/run's timing=, docs/timing.md): "host"
+# (the host's clock) or "modelled" (each CPU's own clock, every figure
+# repeats), from the job's /job/timing; "host" for a guest without one.
+lab_timing() {
+	cat /job/timing 2>/dev/null || echo host
+}
+
 # The MPIDR affinity (DT reg) of the 8 physical CPUs, in logical order, as
 # hexadecimal words without 0x: "0 1 2 3 100 101 102 103" or "0 1 ... 7".
 lab_cpu_regs() {
