@@ -119,7 +119,7 @@ series: $(QEMU_STAMP)
 	@scripts/qemu-tree mbox $(B)/series/qemu
 
 # Every commit of both series built in turn (build/bisect/), not part of
-# make test: it takes most of an hour on two cores.
+# make test: about 25 minutes on two cores.
 bisect-check: $(QEMU_STAMP) $(TREE_STAMP)
 	@scripts/bisect-check --jobs $(JOBS) qemu
 	@scripts/bisect-check --jobs $(JOBS) kernel
