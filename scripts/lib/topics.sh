@@ -17,9 +17,11 @@
 # The sourcing script sets: tree (the git tree), patches (the folder),
 # what (a name for messages), and defines git_t (git -C "$tree") and die.
 
+# topics_series_list [DIR]: the patches DIR/series lists (DIR: $patches)
 topics_series_list() {
-	[ -f "$patches/series" ] || return 0
-	grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$patches/series" || true
+	local d=${1:-$patches}
+	[ -f "$d/series" ] || return 0
+	grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$d/series" || true
 }
 
 # topics_names: the topics of the committed series, in order
@@ -121,11 +123,7 @@ topics_export() {
 	mkdir -p "$out"
 	find "$out" -mindepth 1 -maxdepth 1 \( -name '*.patch' -o -type d \) -exec rm -rf {} +
 	cp -r "$tmp"/. "$out"/
-	echo "$what-tree: exported $(topics_series_list_of "$out" | wc -l) patches in ${#branches[@]} topics to $out"
-}
-
-topics_series_list_of() {
-	grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$1/series" || true
+	echo "$what-tree: exported $(topics_series_list "$out" | wc -l) patches in ${#branches[@]} topics to $out"
 }
 
 # topics_mbox OUT: each topic as a mailbox OUT/TOPIC.mbox, 'git
