@@ -2,7 +2,7 @@
 #
 #   make run      install what is missing, build, boot to a shell in the guest
 #   make test     build the debug guest and run the whole test suite
-#   make series   each topic of the QEMU series as a mailbox under build/series
+#   make series   each topic of both series as a mailbox under build/series
 #   make help     everything else
 
 SHELL := /bin/bash
@@ -41,7 +41,7 @@ KMAKE = MAKEFLAGS= $(MAKE) -C $(TREE) O=$(B)/kernel-$* ARCH=arm \
 FRAGS_release := kernel/configs/base.config
 FRAGS_debug := kernel/configs/base.config kernel/configs/debug.config
 
-SERIES := kernel/patches/series $(wildcard kernel/patches/*.patch)
+SERIES := kernel/patches/series $(wildcard kernel/patches/*/*.patch kernel/patches/*/cover-letter)
 # QEMU: Debian's qemu source + qemu/patches, built into a fixed path.
 QEMU_TREE := $(B)/qemu
 QEMU_STAMP := $(QEMU_TREE)/.git/lab-series
@@ -81,12 +81,12 @@ help:
 	@echo "make guest            build kernel ($(VARIANT)), DTBs and initramfs"
 	@echo "make kernel           build the kernel only (VARIANT=release|debug)"
 	@echo "make tree             unpack Debian's linux-source-6.1 and apply kernel/patches"
-	@echo "make kernel-series    export the kernel tree's commits back to kernel/patches"
+	@echo "make kernel-series    export the kernel tree's commits back to kernel/patches (as topics)"
 	@echo "make qemu             build qemu-system-arm from Debian's qemu source + qemu/patches"
 	@echo "make qemu-tree        unpack Debian's qemu source (apt-get source) and apply qemu/patches"
 	@echo "make qemu-series      export the QEMU tree's commits back to qemu/patches (as topics)"
-	@echo "make series           each QEMU topic as a mailbox with its cover letter and"
-	@echo "                      get_maintainer.pl recipients, under build/series/qemu"
+	@echo "make series           each topic of both series as a mailbox with its cover"
+	@echo "                      letter and get_maintainer.pl recipients, under build/series"
 	@echo "make bisect-check     build every commit of the QEMU and kernel series in turn"
 	@echo "make clean            remove build products, keep the tree and downloads"
 	@echo "make distclean        remove build/ entirely"
@@ -114,8 +114,10 @@ $(QEMU_STAMP): $(QEMU_SERIES) scripts/qemu-tree
 qemu-series:
 	@scripts/qemu-tree export
 
-# The kernel's series is not kept as topics yet (issue 30): only QEMU's.
-series: $(QEMU_STAMP)
+# Both series, each topic as a mailbox with its cover letter and the
+# recipients get_maintainer.pl names: build/series/{kernel,qemu}/.
+series: $(QEMU_STAMP) $(TREE_STAMP)
+	@scripts/kernel-tree mbox $(B)/series/kernel
 	@scripts/qemu-tree mbox $(B)/series/qemu
 
 # Every commit of both series built in turn (build/bisect/), not part of

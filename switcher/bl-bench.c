@@ -17,7 +17,7 @@
  * Prints one line per migration: "sample KIND DIRECTION NANOSECONDS",
  * DIRECTION being big_to_little or little_to_big.  Each sample is the
  * wall time of the write(s) that did the migration; the switcher's own
- * in-kernel timing is in /sys/kernel/bL_switcher/stats.
+ * in-kernel timing is in /sys/kernel/debug/bL_switcher/stats.
  */
 #include <errno.h>
 #include <fcntl.h>

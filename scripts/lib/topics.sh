@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2154 # tree, patches, what: set by the sourcing script
-# A patch series kept as topics: what scripts/qemu-tree sources (and the
-# kernel's tree will, once its series is split the same way).
+# A patch series kept as topics: what scripts/qemu-tree and
+# scripts/kernel-tree source.
 #
 # In the repository, PATCHES/series lists the patches in 'git am' order as
 # TOPIC/NNNN-subject.patch; each TOPIC folder (named NN-name, NN its place)
@@ -38,9 +38,11 @@ topics_hash() {
 }
 
 # topics_apply: the tree at pristine with the committed series applied, a
-# branch per topic, HEAD on the last one
+# branch per topic, HEAD on the last one.  One 'git am' per topic: a big
+# tree's index is read once a topic, not once a patch.
 topics_apply() {
-	local p t prev="" n=0 b
+	local p t n=0 b
+	local -a mine
 	git_t checkout -q --detach pristine
 	git_t reset -q --hard pristine
 	git_t clean -q -fd
@@ -49,21 +51,21 @@ topics_apply() {
 	git_t config rebase.updateRefs true
 	while read -r p; do
 		[ -f "$patches/$p" ] || die "series names $p, which does not exist"
-		t=$(dirname "$p")
-		[ "$t" != . ] || die "series names $p, which is in no topic folder"
-		if [ -n "$prev" ] && [ "$t" != "$prev" ]; then
-			topics_close "$prev"
-		fi
-		prev=$t
-		git_t am -q --keep-cr "$patches/$p" || {
+		[ "$(dirname "$p")" != . ] || die "series names $p, which is in no topic folder"
+	done < <(topics_series_list)
+	while read -r t; do
+		mapfile -t mine < <(topics_series_list | grep "^$t/")
+		if ! git_t am -q --keep-cr "${mine[@]/#/$patches/}" < /dev/null; then
+			# the topic's patches before the one that failed are committed
+			p=${mine[$(($(git_t rev-list --count pristine..HEAD) - n))]}
 			git_t am --abort || true
 			die "patch $p does not apply"
-		}
-		n=$((n + 1))
-	done < <(topics_series_list)
-	if [ -n "$prev" ]; then
-		topics_close "$prev"
-		git_t checkout -q "topic/$prev"
+		fi
+		n=$((n + ${#mine[@]}))
+		topics_close "$t"
+	done < <(topics_names)
+	if [ "$n" -gt 0 ]; then
+		git_t checkout -q "topic/$(topics_names | tail -n 1)"
 	fi
 	echo "$what-tree: $n patches applied in $(topics_names | wc -l) topics"
 }
@@ -150,7 +152,13 @@ topics_mbox() {
 			--no-git-fallback --no-m "$tmp"/p/*.patch 2>/dev/null || true)
 		args=()
 		for r in "${to[@]}"; do [ -z "$r" ] || args+=("--to=$r"); done
-		for r in "${cc[@]}"; do [ -z "$r" ] || args+=("--cc=$r"); done
+		# a list once, and no one in copy who is addressed already
+		# (get_maintainer.pl can name one address twice, spelt apart)
+		for r in "${cc[@]}"; do
+			[ -n "$r" ] || continue
+			case " ${to[*]} " in *"<${r##*<}"*|*" $r "*) continue ;; esac
+			args+=("--cc=$r")
+		done
 		git_t format-patch -q --stdout --cover-letter --cover-from-description=subject \
 			--thread=shallow --zero-commit --base=pristine "${args[@]}" \
 			"$prev..$b" > "$out/$t.mbox"

@@ -5,10 +5,11 @@
 # instead).
 # usage: bench.sh [SWITCHES [HOTPLUGS]]; HOTPLUGS 0 skips cpufreq and hotplug.
 SW=/sys/kernel/bL_switcher
+SWD=/sys/kernel/debug/bL_switcher
 N=${1:-1000}
 HP=${2:-100}
 echo "@@BENCH-START@@"
-snap() { grep -E '^(switches|phase_[a-z_]+_ns_mean) ' $SW/stats | sed "s/^/$1 /"; }
+snap() { grep -E '^(switches|phase_[a-z_]+_ns_mean) ' $SWD/stats | sed "s/^/$1 /"; }
 snap stats_before
 bl-bench switch "$N" 1 || exit 1
 snap stats_isolated

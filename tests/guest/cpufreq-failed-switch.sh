@@ -32,7 +32,7 @@ P=$CF/policy1
 cpufreq-set -c 1 -g userspace
 echo 1100000 > $P/scaling_setspeed
 ktap_expect "cpu1 under userspace at 1100000 on cluster 0 (clock 1200000)" \
-	"0 1100000 0 1200000" "$(sw_cluster 1) $(cat $P/bL_mapping)"
+	"0 1100000 0 1200000" "$(sw_cluster 1) $(cf_mapping 1)"
 
 # (the userspace governor's setspeed write does not report a failed
 # transition: the kernel log and the state show it).  The failures'
@@ -44,7 +44,7 @@ cur=$(cat $P/scaling_cur_freq)
 hw=$(cat $P/cpuinfo_cur_freq)
 ktap_expect "failed switch to 300000: cpu1 keeps cluster 0 and its request 1100000" \
 	"0 1100000 1100000 0 1100000 0 1200000 1" \
-	"$(cat $FAIL) $cur $hw $(sw_cluster 1) $(cat $P/bL_mapping) $(dmesg | grep -c 'CPU1: switch to cluster 1 failed: -5')"
+	"$(cat $FAIL) $cur $hw $(sw_cluster 1) $(cf_mapping 1) $(dmesg | grep -c 'CPU1: switch to cluster 1 failed: -5')"
 
 # ondemand on a nearly idle cpu1 asks for an A7 entry every sampling
 # period.  The governor samples a CPU only when the scheduler runs there,
@@ -79,7 +79,7 @@ fi
 pf=$(cat $P/bL_switch_failures 2>/dev/null || echo missing)
 pr=$(cat $P/bL_switch_refused 2>/dev/null || echo missing)
 eagain=$(($(dmesg | grep -c 'Failed to change cpu frequency: -11' || true) - eagain0))
-a15_low=$(awk '$2 == 0 { print $1; exit }' $P/bL_table)
+a15_low=$(awk '$2 == 0 { print $1; exit }' "$(cf_table 1)")
 capped=0
 case "$mins " in *" $a15_low "*) capped=1 ;; esac
 if [ "$pf0" != missing ] && [ "$pf" != missing ] && [ $((pf - pf0)) = "$n" ] &&

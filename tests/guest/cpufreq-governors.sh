@@ -27,7 +27,7 @@ bad=""
 for n in 0 1 2 3; do
 	on_a15_top $n || bad="$bad cpu$n:$(cat $CF/policy$n/scaling_cur_freq)/$(sw_cluster $n)"
 	bad="$bad$(cf_state $n)"
-	[ "$(cut -d' ' -f3 $CF/policy$n/bL_mapping)" = 1200000 ] || bad="$bad cpu$n:clock"
+	[ "$(cat $CF/policy$n/bL_cur_cluster_freq)" = 1200000 ] || bad="$bad cpu$n:clock"
 done
 ktap_expect "performance: every logical CPU on its A15 at 1200000" "" "$bad"
 
@@ -38,7 +38,7 @@ for n in 0 1 2 3; do
 	[ "$(cat $CF/policy$n/scaling_cur_freq) $(sw_cluster $n)" = "175000 1" ] ||
 		bad="$bad cpu$n:$(cat $CF/policy$n/scaling_cur_freq)/$(sw_cluster $n)"
 	bad="$bad$(cf_state $n)"
-	[ "$(cut -d' ' -f3 $CF/policy$n/bL_mapping)" = 350000 ] || bad="$bad cpu$n:clock"
+	[ "$(cat $CF/policy$n/bL_cur_cluster_freq)" = 350000 ] || bad="$bad cpu$n:clock"
 done
 ktap_expect "powersave: every logical CPU on its A7 at 175000 (A7 clock 350000)" "" "$bad"
 if why=$(sw_consistent); then

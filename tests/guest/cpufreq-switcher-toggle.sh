@@ -46,10 +46,10 @@ ktap_expect "switcher off: real tables, A15 500-1200 MHz, A7 350-1000 MHz" \
 gov_all userspace
 bad=""
 cpufreq-set -c 5 -f 700000 || bad="$bad set-700000"
-[ "$(cat $CF/policy4/scaling_cur_freq) $(cat $CF/policy4/bL_mapping)" = "700000 700000 1 700000" ] ||
-	bad="$bad A7:$(cat $CF/policy4/bL_mapping)"
+[ "$(cat $CF/policy4/scaling_cur_freq) $(cf_mapping 4)" = "700000 700000 1 700000" ] ||
+	bad="$bad A7:$(cf_mapping 4)"
 cpufreq-set -c 2 -f 900000 || bad="$bad set-900000"
-[ "$(cat $CF/policy0/bL_mapping)" = "900000 0 900000" ] || bad="$bad A15:$(cat $CF/policy0/bL_mapping)"
+[ "$(cf_mapping 0)" = "900000 0 900000" ] || bad="$bad A15:$(cf_mapping 0)"
 cpufreq-set -c 0 -f 5000000 2>/dev/null
 [ "$(cat $CF/policy0/scaling_cur_freq)" = 1200000 ] || bad="$bad high:$(cat $CF/policy0/scaling_cur_freq)"
 cpufreq-set -c 4 -f 100000 2>/dev/null

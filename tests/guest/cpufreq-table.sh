@@ -9,7 +9,7 @@
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
 . /usr/share/lab/cpufreq.sh
-ktap_plan 9
+ktap_plan 10
 
 VIRT="175000 200000 250000 300000 350000 400000 450000 500000 600000 700000 800000 900000 1000000 1100000 1200000"
 
@@ -34,16 +34,16 @@ bad=$(awk 'NR > 1 && $1 <= prev { print "not increasing at " $1 }
 	seen[$2 " " $3]++ { print "duplicate " $2 " " $3 }
 	$2 == 1 && a15 { print "A7 entry above an A15 one" }
 	$2 == 0 { a15 = 1 }
-	{ prev = $1 }' $CF/policy0/bL_table)
-ktap_expect "bL_table strictly increasing, one (cluster, real) per entry" "" "$bad"
-cat $CF/policy0/bL_table | tr '\n' ';' | sed 's/^/# /'; echo
+	{ prev = $1 }' "$(cf_table 0)")
+ktap_expect "the table (debugfs) strictly increasing, one (cluster, real) per entry" "" "$bad"
+tr '\n' ';' < "$(cf_table 0)" | sed 's/^/# /'; echo
 
 # 4. the same on every policy
 bad=""
 for n in 1 2 3; do
-	cmp -s $CF/policy0/bL_table $CF/policy$n/bL_table || bad="$bad policy$n"
+	cmp -s "$(cf_table 0)" "$(cf_table $n)" || bad="$bad policy$n"
 done
-ktap_expect "every policy has the same bL_table" "" "$bad"
+ktap_expect "every policy has the same table" "" "$bad"
 
 # 5. cpuinfo limits and latency from the DT's clock-latency-ns
 ktap_expect "cpuinfo min/max 175000/1200000, transition latency 300000 ns" \
@@ -53,7 +53,7 @@ ktap_expect "cpuinfo min/max 175000/1200000, transition latency 300000 ns" \
 # 6. the mapping of each policy agrees with the switcher
 bad=""
 for n in 0 1 2 3; do bad="$bad$(cf_state $n)"; done
-ktap_expect "scaling_cur_freq, bL_mapping, scaling_cur_cluster agree with the switcher" "" "$bad"
+ktap_expect "scaling_cur_freq, the table, bL_cur_cluster(_freq) agree with the switcher" "" "$bad"
 
 # 7. a switch behind cpufreq's back is seen at cpuinfo_cur_freq
 for n in 0 1 2 3; do echo userspace > $CF/policy$n/scaling_governor; done
@@ -77,4 +77,20 @@ if [ -r /sys/kernel/debug/clk/clk_summary ]; then
 else
 	ktap_skip "cluster clocks cluster0 and cluster1 registered" "no clk debugfs"
 fi
+
+# 10. the ABI: the driver's own policy files are bL_*, none takes the
+# core's scaling_ prefix, and each holds one value (tables are in debugfs)
+core=" affected_cpus cpuinfo_cur_freq cpuinfo_max_freq cpuinfo_min_freq cpuinfo_transition_latency related_cpus scaling_available_frequencies scaling_available_governors scaling_cur_freq scaling_driver scaling_governor scaling_max_freq scaling_min_freq scaling_setspeed "
+bad=""
+own=""
+for f in $CF/policy0/*; do
+	[ -f "$f" ] || continue
+	n=${f##*/}
+	case "$core" in *" $n "*) continue ;; esac
+	own="$own $n"
+	case "$n" in bL_*) ;; *) bad="$bad $n:name" ;; esac
+	[ "$(wc -w < $f)" = 1 ] || bad="$bad $n:$(wc -w < $f)-values"
+done
+ktap_expect "the driver's sysfs files: bL_cur_cluster bL_cur_cluster_freq bL_switch_failures bL_switch_refused, one value each" \
+	" bL_cur_cluster bL_cur_cluster_freq bL_switch_failures bL_switch_refused" "$own$bad"
 ktap_done

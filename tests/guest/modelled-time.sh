@@ -2,7 +2,7 @@
 # lab-test: platform=rtsm timing=modelled append=no_bL_switcher,isolcpus=1-5:1/4,nowatchdog timeout=600
 # Modelled time (docs/timing.md): each CPU has a clock of its own, advanced
 # by the instructions it executes at its cluster's clock (qemu/patches
-# 0015-0017), with all eight CPUs online (the switcher off):
+# 02-icount-percpu, 05-vexpress-bl-dcc/0004), with all eight CPUs online (the switcher off):
 #  - speed: a fixed loop's time follows the model within 1%: an A15 at
 #    500 MHz against 1.2 GHz (2.400), an A7 at 350 MHz against 1 GHz
 #    (2.857), an A7 against an A15 both at 1 GHz (1024/516 = 1.984);

@@ -12,7 +12,7 @@
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
 . /usr/share/lab/platform.sh
-ktap_plan 18
+ktap_plan 19
 
 PWR=$(lab_power_ctl)
 
@@ -21,8 +21,8 @@ ktap_expect "switcher active after boot, logical CPUs 0-3 online" "1 0-3" \
 	"$(cat $SW/active) $(cat /sys/devices/system/cpu/online)"
 pairs=""
 for n in $(sw_cpus); do
-	read -r lo hi < "$SW/cpu$n/pair"
-	set -- "$lo" "$hi"
+	# shellcheck disable=SC2046 # two hardware ids, split on purpose
+	set -- $(sw_pair "$n")
 	pairs="$pairs$n:$(($1 < 4))$(($2 >= 4)) "
 done
 ktap_expect "each of cpu0-3 pairs an A15 (hwid 0-3) with an A7 (hwid 4-7)" \
@@ -102,10 +102,25 @@ ktap_expect "active: 2, -1, abc, empty, on -> EINVAL, switcher stays active" \
 	"${e}${e}${e}${e}${e} 1 0-3" "$errs $(cat $SW/active) $(cat /sys/devices/system/cpu/online)"
 
 # 9. permissions: root-writable only
-modes="$(stat -c %a $SW/active $SW/trace_trigger $SW/stats $SW/cpu0/cluster $SW/cpu0/mpidr $SW/cpu0/pair $SW/cpu0/switches | tr '\n' ' ')"
+modes="$(stat -c %a $SW/active $SW/trace_trigger $SW/cpu0/cluster $SW/cpu0/mpidr $SW/cpu0/switches $SWD/stats $SWD/pairs | tr '\n' ' ')"
 uerr="$(runas 1000 1000 sh -c "echo 1 > $SW/cpu0/cluster" 2>&1 | sed 's/.*: //' | head -n 1)"
-ktap_expect "modes 644 200 444 644 444 444 444; user 1000 cannot switch" \
-	"644 200 444 644 444 444 444  Permission denied 0" "$modes $uerr $(sw_cluster 0)"
+ktap_expect "modes 644 200 644 444 444, debugfs stats and pairs 444; user 1000 cannot switch" \
+	"644 200 644 444 444 444 444  Permission denied 0" "$modes $uerr $(sw_cluster 0)"
+
+# 9b. the ABI: every readable sysfs file holds one value; the tables are
+# in debugfs (stats: name-value lines; pairs: one line per logical CPU)
+files=""
+bad=""
+for f in "$SW"/* "$SW"/cpu0/*; do
+	[ -f "$f" ] || continue
+	n=${f#"$SW"/}
+	files="$files $n"
+	[ "$(stat -c %a "$f")" = 200 ] && continue
+	[ "$(wc -w < "$f")" = 1 ] || bad="$bad $n:$(wc -w < "$f")-values"
+done
+npairs=$(wc -l < $SWD/pairs)
+ktap_expect "sysfs active cpu0/{cluster,mpidr,switches} trace_trigger, one value each; debugfs pairs has 4 lines" \
+	" active trace_trigger cpu0/cluster cpu0/mpidr cpu0/switches 4" "$files$bad $npairs"
 
 # 10. hotplug of a CPU the switcher removed is refused
 ktap_expect "onlining cpu4 while active -> EBUSY" "Device or resource busy" \

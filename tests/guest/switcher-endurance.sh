@@ -23,7 +23,7 @@ if why=$(sw_consistent); then
 else
 	ktap_fail "MCPM and the power controller agree after the run" "$why"
 fi
-ktap_diag "$(grep -E '^latency_ns_(p50|p99|max)' $SW/stats | tr '\n' ' ')"
+ktap_diag "$(grep -E '^latency_ns_(p50|p99|max)' $SWD/stats | tr '\n' ' ')"
 n=0
 for c in 0 1 2 3; do
 	taskset -c $c sh -c 'echo $((6 * 7))' | grep -qx 42 && n=$((n + 1))

@@ -90,7 +90,7 @@ done
 echo 0 > $DELAY
 outcomes=$(cat /tmp/late.[0-3] | awk '{ $1 = ""; print }' | sort | uniq -c | tr -s ' \n' '  ')
 ktap_diag "sweep outcomes:$outcomes"
-ktap_diag "$(grep -E '^(latency_ns_max|switches|failures|late_inbound)' $SW/stats | tr '\n' ' ')"
+ktap_diag "$(grep -E '^(latency_ns_max|switches|failures|late_inbound)' $SWD/stats | tr '\n' ' ')"
 ktap_diag "$(grep -E 'cancel|retry|failed' $MCPM_DIR/stats | tr '\n' ' ')"
 bad=$(cat /tmp/late.[0-3] | grep -v -e ' ok$' -e ' Connection timed out$' | sort | uniq -c |
 	tr -s ' \n' '  ' | sed 's/^ *//; s/ *$//')

@@ -20,18 +20,18 @@ RC = re.compile(rb"@@rc=(\d+)@@")
 # fails the test: the README and this list move together.
 CHECKS = {
     "cat /sys/devices/system/cpu/online": r"^0-3$",
-    "cat /sys/kernel/bL_switcher/cpu0/pair": r"^0x0 0x103$",
+    "cat /sys/kernel/debug/bL_switcher/pairs": r"^0 0x0 0x103$",
     "cat /sys/kernel/bL_switcher/cpu0/cluster": r"^1$",
     "cpufreq-set -c 0 -g performance": r"",
     "cat /sys/kernel/bL_switcher/cpu0/mpidr": r"^0x0$",
     "echo 1 > /sys/kernel/bL_switcher/cpu0/cluster": r"",
-    "cat /sys/kernel/bL_switcher/stats": r"^switches \d+",
+    "cat /sys/kernel/debug/bL_switcher/stats": r"^switches \d+",
     "cat /sys/kernel/debug/mcpm/state": r"^cluster 1 ",
     "cat /sys/kernel/debug/mcpm/stats": r"^cluster_setup \d+",
     "cat /sys/devices/system/cpu/cpu*/topology/core_siblings_list": r"^0-3$",
     "cpufreq-info -c 0": r"analyzing CPU 0",
     "cpufreq-set -c 0 -g powersave": r"",
-    "cat /sys/devices/system/cpu/cpufreq/policy0/bL_mapping": r"\S",
+    "cat /sys/devices/system/cpu/cpufreq/policy0/bL_cur_cluster": r"^1$",
 }
 
 

@@ -39,6 +39,7 @@ cat > "$tmp/job.sh" <<'GUEST'
 set -e
 idle=$1
 SW=/sys/kernel/bL_switcher
+SWD=/sys/kernel/debug/bL_switcher
 CF=/sys/devices/system/cpu/cpufreq
 for l in /sys/class/hwmon/hwmon*/energy1_label; do
 	case "$(cat "$l")" in
@@ -71,7 +72,7 @@ for c in 0 1 2 3; do
 	cpu-loop -c $c 2
 	echo 0 > $SW/cpu$c/cluster
 done
-grep -E '^(switches|failures|latency_ns_(min|mean|max|p50|p90|p99))' $SW/stats
+grep -E '^(switches|failures|latency_ns_(min|mean|max|p50|p90|p99))' $SWD/stats
 energy
 
 echo "== cpufreq"

@@ -25,25 +25,8 @@ echo "1..$((${#patches[@]} + 2 * ${#topics[@]} + 4))"
 
 export_matches qemu-tree qemu/patches "${#patches[@]} patches in ${#topics[@]} topics"
 
-# A cover letter: a subject line of at most 75 columns, a blank line, and
-# a body that answers what a maintainer asks.
 for t in "${topics[@]}"; do
-	cl=$top/qemu/patches/$t/cover-letter
-	why=""
-	if [ ! -s "$cl" ]; then
-		why="no cover letter"
-	elif [ "$(head -n1 "$cl" | wc -L)" -gt 75 ] || [ -n "$(sed -n 2p "$cl")" ]; then
-		why="the first line is not a subject of at most 75 columns followed by a blank line"
-	else
-		for part in "How it was tested" "What a maintainer may object to"; do
-			grep -q "^$part" "$cl" || why="${why:+$why; }no paragraph '$part'"
-		done
-	fi
-	if [ -z "$why" ]; then
-		pass "topic $t has a cover letter" "$(head -n1 "$cl")"
-	else
-		fail "topic $t has a cover letter" "$why"
-	fi
+	cover_letter qemu/patches "$t"
 done
 
 # The topics apply in order to a fresh checkout of the pristine tree.
@@ -74,32 +57,7 @@ fi
 # make series: one mailbox per topic, the cover letter first, numbered
 # as one series, addressed to the maintainers get_maintainer.pl names
 # (Peter Maydell for Arm) with qemu-devel in copy.
-why=""
-"$top/scripts/qemu-tree" mbox "$tmp/mbox" > "$tmp/mbox.log" 2>&1 || why="scripts/qemu-tree mbox failed: $(tail -n1 "$tmp/mbox.log")"
-for t in "${topics[@]}"; do
-	[ -z "$why" ] || break
-	m=$tmp/mbox/$t.mbox
-	count=$(printf '%s\n' "${patches[@]}" | grep -c "^$t/")
-	if [ ! -s "$m" ]; then
-		why="no $t.mbox"
-	elif [ "$(grep -c '^From [0-9a-f]\{40\} ' "$m")" -ne $((count + 1)) ]; then
-		why="$t.mbox has $(grep -c '^From [0-9a-f]\{40\} ' "$m") messages, not $((count + 1))"
-	else
-		# the first message's header, folded lines joined
-		sed -n '1,/^$/p' "$m" | sed -e ':a' -e 'N' -e '$!ba' -e 's/\n[[:space:]]\+/ /g' > "$tmp/head"
-		if ! grep -q -x -F "Subject: [PATCH 0/$count] $(head -n1 "$top/qemu/patches/$t/cover-letter")" "$tmp/head"; then
-			why="$t.mbox does not start with its cover letter as [PATCH 0/$count]"
-		elif ! grep -q '^To: .*@' "$tmp/head" ||
-		     ! grep -q '^Cc: .*qemu-devel@nongnu.org' "$tmp/head"; then
-			why="$t.mbox is not addressed to a maintainer and qemu-devel"
-		fi
-	fi
-done
-if [ -z "$why" ]; then
-	pass "make series writes each topic as a mailbox with its cover letter and recipients"
-else
-	fail "make series writes each topic as a mailbox with its cover letter and recipients" "$why"
-fi
+mailboxes qemu-tree qemu/patches 'qemu-devel@nongnu.org'
 
 # problems PATCH: checkpatch's errors and warnings but the MAINTAINERS one
 problems() {

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # lab-test: parallel=yes
-# The kernel patch series: it is what the prepared tree holds (export
-# reproduces kernel/patches byte for byte), every patch is clean under
-# checkpatch --strict, and kernel-doc finds nothing to complain about in
-# the files the series touches.  Prints KTAP.
+# The kernel patch series, kept as topics (kernel/patches/NN-name/, each
+# with its cover letter): the prepared tree's commits and topic branches
+# export to exactly kernel/patches; each topic's cover letter says what
+# the topic does, how it was tested and what a maintainer may object to;
+# the topics apply in order to a fresh checkout of the pristine tree and
+# give exactly the prepared tree's source; 'make series' writes each
+# topic as a mailbox with its cover letter and recipients; every patch is
+# clean under checkpatch --strict, and kernel-doc finds nothing to
+# complain about in the files the series touches.  Prints KTAP.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -11,20 +16,27 @@ tree=$("$top/scripts/kernel-tree" path)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mapfile -t patches < <(grep -v -e '^#' -e '^$' "$top/kernel/patches/series")
+mapfile -t topics < <(printf '%s\n' "${patches[@]}" | xargs -n1 dirname | uniq)
 . "$top/tests/host/lib/series.sh"
 
 echo "KTAP version 1"
-echo "1..$((${#patches[@]} + 2))"
+echo "1..$((${#patches[@]} + 2 * ${#topics[@]} + 4))"
 
-export_matches kernel-tree kernel/patches "${#patches[@]}"
+export_matches kernel-tree kernel/patches "${#patches[@]} patches in ${#topics[@]} topics"
+
+for t in "${topics[@]}"; do
+	cover_letter kernel/patches "$t"
+done
 
 # Each patch is checked against the tree as it is before that patch (a
 # pristine checkout with the earlier patches applied): checkpatch reads
 # the files a patch changes, and in the fully patched tree it would
 # already know the identifiers the patch introduces.  Its SPDX check runs
 # Debian's python3 (python3-ply, python3-git).  Two workers, each with its
-# own checkout applying every patch, check alternate patches; the results
-# are reported in order.
+# own checkout applying every patch in order (git apply --index: so the
+# checkout's index ends as the series makes it), check alternate patches;
+# the results are reported in order.  Worker 0's checkout is then the
+# fresh tree the topics were applied to.
 checkpatch_worker() {
 	local w=$1 wt=$tmp/pristine.$1 i=0 p out
 	git -C "$tree" worktree add -q --detach "$wt" pristine
@@ -35,8 +47,10 @@ checkpatch_worker() {
 			out=$(cd "$wt"; PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --terse \
 				--no-summary "$top/kernel/patches/$p" 2>&1 || true)
 		fi
-		git -C "$wt" apply "$top/kernel/patches/$p" ||
+		if ! git -C "$wt" apply --index "$top/kernel/patches/$p" 2> "$tmp/apply.$w.$i"; then
 			out="$out (and it does not apply after the patches before it)"
+			echo "$p" >> "$tmp/unapplied.$w"
+		fi
 		if [ $((i % 2)) = "$w" ]; then
 			printf '%s' "$out" > "$tmp/checkpatch.$i"
 		fi
@@ -48,6 +62,29 @@ w0=$!
 checkpatch_worker 1 &
 w1=$!
 wait "$w0" "$w1"
+
+# The topics applied in order to the pristine checkout.
+for t in "${topics[@]}"; do
+	count=$(printf '%s\n' "${patches[@]}" | grep -c "^$t/")
+	bad=$(grep "^$t/" "$tmp/unapplied.0" 2>/dev/null || true)
+	if [ -z "$bad" ]; then
+		pass "topic $t applies after the topics before it" "$count patches"
+	else
+		fail "topic $t applies after the topics before it" "does not apply: $(echo "$bad" | head -n 2 | tr '\n' ' ')"
+	fi
+done
+if [ ! -s "$tmp/unapplied.0" ] &&
+   git -C "$tmp/pristine.0" diff --cached --quiet "$(git -C "$tree" rev-parse HEAD)"; then
+	pass "the applied topics are the prepared tree's source"
+else
+	fail "the applied topics are the prepared tree's source" \
+		"$(git -C "$tmp/pristine.0" diff --cached --stat "$(git -C "$tree" rev-parse HEAD)" 2>&1 | tail -n 1)"
+fi
+
+# make series: one mailbox per topic, addressed as get_maintainer.pl says
+# (linux-arm-kernel, linux-pm, ...).
+mailboxes kernel-tree kernel/patches 'lists\.infradead\.org|vger\.kernel\.org'
+
 i=0
 for p in "${patches[@]}"; do
 	i=$((i + 1))

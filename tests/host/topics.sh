@@ -5,7 +5,9 @@
 # apply into a fresh tree, gives the same commits, branches and cover
 # letters), and the checks of the checks: export refuses a commit after
 # the last topic, a topic branch out of order, an empty topic and a topic
-# with no cover letter; apply refuses a topic with no cover letter.
+# with no cover letter; apply refuses a topic with no cover letter and a
+# patch that does not apply (naming it).  Both real trees have their
+# topics' branches.
 # Prints KTAP.
 # shellcheck disable=SC2031,SC2317 # lib's subshell sources the library, which sets its own tmp
 set -euo pipefail
@@ -51,7 +53,7 @@ git -C "$toy" config branch.topic/01-first.description "$(printf 'toy: the first
 git -C "$toy" config branch.topic/02-second.description "$(printf 'toy: the second topic\n\nIt adds c.c.')"
 
 echo "KTAP version 1"
-echo "1..7"
+echo "1..9"
 
 # refused TEST-NAME EXPECTED-MESSAGE FUNCTION ARGS...: the call, on the
 # tree $rtree with the series $rpatches, fails with a message that
@@ -121,6 +123,11 @@ rm "$tmp/p/02-second/cover-letter"
 rtree=$fresh rpatches=$tmp/p
 refused "apply refuses a topic with no cover letter" \
 	"topic 02-second has no cover letter" topics_apply
+printf 'toy: the second topic\n\nIt adds c.c.\n' > "$tmp/p/02-second/cover-letter"
+printf 'From: toy <toy@localhost>\nSubject: [PATCH] toy: change z.c\n\n---\ndiff --git a/z.c b/z.c\n--- a/z.c\n+++ b/z.c\n@@ -1 +1 @@\n-int z;\n+int y;\n' > "$tmp/p/02-second/0002-toy-change-z.c.patch"
+echo 02-second/0002-toy-change-z.c.patch >> "$tmp/p/series"
+refused "apply refuses a patch that does not apply, and names it" \
+	"patch 02-second/0002-toy-change-z.c.patch does not apply" topics_apply
 
 # The real series has its topics' branches in the tree it was applied to.
 qtree=$("$top/scripts/qemu-tree" path)
@@ -131,5 +138,14 @@ if [ -d "$qtree/.git" ] &&
 else
 	fail "the QEMU tree has a branch for each topic of qemu/patches, in order" \
 		"$(git -C "$qtree" for-each-ref --format='%(refname:short)' refs/heads/topic/ 2>&1 | tr '\n' ' ')"
+fi
+ktree=$("$top/scripts/kernel-tree" path)
+if [ -d "$ktree/.git" ] &&
+   [ "$(git -C "$ktree" for-each-ref --format='%(refname:short)' refs/heads/topic/ | tr '\n' ' ')" = \
+     "$(grep -v -e '^#' -e '^$' "$top/kernel/patches/series" | xargs -n1 dirname | uniq | sed 's|^|topic/|' | tr '\n' ' ')" ]; then
+	pass "the kernel tree has a branch for each topic of kernel/patches, in order"
+else
+	fail "the kernel tree has a branch for each topic of kernel/patches, in order" \
+		"$(git -C "$ktree" for-each-ref --format='%(refname:short)' refs/heads/topic/ 2>&1 | tr '\n' ' ')"
 fi
 [ "$failed" -eq 0 ]

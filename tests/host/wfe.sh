@@ -215,7 +215,7 @@ else
 fi
 
 # 7. coalescing the event stream's wake-ups of a long wait (qemu/patches
-# 0014, opt-in): the same wait (mode sev, round 1) went round its WFE loop
+# 01-arm-event-register/0007, opt-in): the same wait (mode sev, round 1) went round its WFE loop
 # at most half as often as with a wake-up for every event (about 65,000
 # against 300,000 measured), and cost less.  The cost is measured in
 # separate boots and moves with the host and the kernel (0.21-0.37 against

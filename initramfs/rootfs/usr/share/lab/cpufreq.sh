@@ -1,9 +1,18 @@
 # Helpers for guest scripts that look at the big.LITTLE cpufreq front end.
 # Source after ktap.sh, mcpm.sh and switcher.sh:  . /usr/share/lab/cpufreq.sh
 CF=/sys/devices/system/cpu/cpufreq
+# the driver's tables (debugfs): policyN/table, "<freq> <cluster> <real>"
+CFD=/sys/kernel/debug/vexpress-spc-cpufreq
+# cf_table N: the path of policy N's table
+cf_table() { echo "$CFD/policy$1/table"; }
+# cf_mapping N: "<frequency> <cluster> <cluster clock>" of policy N now:
+# cpuinfo_cur_freq (the driver's ->get), bL_cur_cluster, bL_cur_cluster_freq
+cf_mapping() {
+	echo "$(cat "$CF/policy$1/cpuinfo_cur_freq") $(cat "$CF/policy$1/bL_cur_cluster") $(cat "$CF/policy$1/bL_cur_cluster_freq")"
+}
 # entry_cluster N F: the cluster frequency F stands for in policy N
-entry_cluster() { awk -v f="$2" '$1 == f { print $2 }' "$CF/policy$1/bL_table"; }
-# cf_state_once N: "" if policy N's frequency, its cluster per bL_table, the
+entry_cluster() { awk -v f="$2" '$1 == f { print $2 }' "$CFD/policy$1/table"; }
+# cf_state_once N: "" if policy N's frequency, its cluster per the table, the
 # switcher's cluster and MPIDR and the cluster clock agree, else what differs.
 # Reads with the shell's own read: a process start costs a third of a
 # second of guest time on an A7 at the bottom of its range (debug kernel).
@@ -17,16 +26,20 @@ cf_state_once() {
 			_r=$_er
 			break
 		fi
-	done < "$CF/policy$1/bL_table"
-	read -r _mf _mc _mr _rest < "$CF/policy$1/bL_mapping"
+	done < "$CFD/policy$1/table"
+	read -r _mc < "$CF/policy$1/bL_cur_cluster"
+	read -r _mr < "$CF/policy$1/bL_cur_cluster_freq"
 	read -r _sc < "$SW/cpu$1/cluster"
 	read -r _m < "$SW/cpu$1/mpidr"
-	read -r _p0 _p1 _rest < "$SW/cpu$1/pair"
+	_p0=""
+	_p1=""
+	while read -r _pn _pa _pb; do
+		[ "$_pn" = "$1" ] && { _p0=$_pa; _p1=$_pb; break; }
+	done < "$SWD/pairs"
 	if [ "$_c" = 0 ]; then _want=$_p0; else _want=$_p1; fi
-	read -r _cc < "$CF/policy$1/scaling_cur_cluster"
 	if [ -z "$_c" ] || [ "$_sc" != "$_c" ] || [ "$_m" != "$_want" ] ||
-	   [ "$_mc" != "$_c" ] || [ "$_mr" -lt "$_r" ] || [ "$_cc" != "$_c" ]; then
-		echo "cpu$1: freq $_f -> cluster $_c real $_r; switcher cluster $_sc mpidr $_m (want $_want); bL_mapping $_mf $_mc $_mr"
+	   [ "$_mc" != "$_c" ] || [ "$_mr" -lt "$_r" ]; then
+		echo "cpu$1: freq $_f -> cluster $_c real $_r; switcher cluster $_sc mpidr $_m (want $_want); bL_cur_cluster $_mc at $_mr kHz"
 	fi
 }
 # cf_state N: cf_state_once, retried for up to 2 s: with a governor running,

@@ -2,6 +2,8 @@
 # Source after ktap.sh and mcpm.sh:  . /usr/share/lab/switcher.sh
 
 SW=/sys/kernel/bL_switcher
+# statistics and the pairs (debugfs: tables are not sysfs ABI)
+SWD=/sys/kernel/debug/bL_switcher
 TRACE=/sys/kernel/tracing
 
 # sw_cpus: the paired logical CPUs (those with a cpuN directory)
@@ -15,10 +17,21 @@ sw_cluster() { cat "$SW/cpu$1/cluster"; }
 sw_mpidr() { cat "$SW/cpu$1/mpidr"; }
 sw_switches() { cat "$SW/cpu$1/switches"; }
 
+# sw_pair N: the hardware ids of logical CPU N's pair, cluster 0's first
+# (with the shell's own read: see cf_state_once)
+sw_pair() {
+	while read -r _pn _pa _pb; do
+		[ "$_pn" = "$1" ] && { echo "$_pa $_pb"; return 0; }
+	done < "$SWD/pairs"
+	return 1
+}
+
 # sw_other N: hardware id of the pair member not running logical CPU N
 sw_other() {
 	_cur=$(sw_mpidr "$1")
-	read -r _a _b < "$SW/cpu$1/pair"
+	_pr=$(sw_pair "$1")
+	_a=${_pr% *}
+	_b=${_pr#* }
 	if [ "$_a" = "$_cur" ]; then echo "$_b"; else echo "$_a"; fi
 }
 
@@ -29,7 +42,7 @@ sw_switch() {
 
 # sw_stat NAME: one line of the switcher's stats
 sw_stat() {
-	awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print "missing" }' "$SW/stats"
+	awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print "missing" }' "$SWD/stats"
 }
 
 # sw_errno_of CMD...: run CMD, print the error message its write gave
