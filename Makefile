@@ -87,7 +87,8 @@ help:
 	@echo "make qemu-series      export the QEMU tree's commits back to qemu/patches (as topics)"
 	@echo "make series           each topic of both series as a mailbox with its cover"
 	@echo "                      letter and get_maintainer.pl recipients, under build/series"
-	@echo "make bisect-check     build every commit of the QEMU and kernel series in turn"
+	@echo "make bisect-check     build every commit of the QEMU and kernel series in turn,"
+	@echo "                      and boot each kernel commit that changes what runs"
 	@echo "make clean            remove build products, keep the tree and downloads"
 	@echo "make distclean        remove build/ entirely"
 
@@ -120,11 +121,14 @@ series: $(QEMU_STAMP) $(TREE_STAMP)
 	@scripts/kernel-tree mbox $(B)/series/kernel
 	@scripts/qemu-tree mbox $(B)/series/qemu
 
-# Every commit of both series built in turn (build/bisect/), not part of
-# make test: about 25 minutes on two cores.
+# Every commit of both series built in turn (build/bisect/), and each
+# kernel commit that changes what runs booted on rtsm (with the lab's
+# QEMU, DTB and initramfs); not part of make test: about 25 minutes on
+# two cores.
 bisect-check: $(QEMU_STAMP) $(TREE_STAMP)
+	@$(MAKE) -s qemu dtbs initramfs
 	@scripts/bisect-check --jobs $(JOBS) qemu
-	@scripts/bisect-check --jobs $(JOBS) kernel
+	@scripts/bisect-check --jobs $(JOBS) --boot kernel
 
 # ninja decides what is out of date below this.
 qemu: $(QEMU_STAMP)
