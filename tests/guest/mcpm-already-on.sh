@@ -17,7 +17,7 @@ ktap_plan 5
 
 OFF_DELAY=$MCPM_DIR/fault_delay_power_off_us
 ROUNDS=${1:-4}
-uptime_cs() { awk '{ sub(/\./, "", $1); print $1 + 0 }' /proc/uptime; }
+uptime_cs() { awk '{ printf "%d\n", $1 * 100 + 0.5 }' /proc/uptime; }
 
 # 1. the knob refuses what it cannot do
 errs=""
@@ -31,7 +31,7 @@ ktap_expect "fault_delay_power_off_us: mode 600, 2000001, -1, abc -> EINVAL, sta
 # the reader, on logical CPU 2: the longest read of mcpm/state, in 1/100 s
 rm -f /tmp/stop /tmp/maxcs
 taskset -c 2 sh -c '
-	uptime_cs() { awk "{ sub(/\\./, \"\", \$1); print \$1 + 0 }" /proc/uptime; }
+	uptime_cs() { awk "{ printf \"%d\\n\", \$1 * 100 + 0.5 }" /proc/uptime; }
 	max=0
 	while [ ! -e /tmp/stop ]; do
 		t0=$(uptime_cs)

@@ -35,7 +35,7 @@ ktap_expect "fault_refuse_power_off: mode 600, 101, -1, abc -> EINVAL, stays 0" 
 	"600 ${e}${e}${e} 0" "$(stat -c %a $REFUSE) $errs $(cat $REFUSE)"
 
 # uptime_cs: /proc/uptime in hundredths of a second
-uptime_cs() { read -r _u _ < /proc/uptime; echo "${_u%.*}${_u#*.}"; }
+uptime_cs() { read -r _u _ < /proc/uptime; echo $((${_u%.*} * 100 + 1${_u#*.} - 100)); }
 
 bad=""
 r0=$(mcpm_stat power_off_refused)

@@ -152,7 +152,7 @@ for l in /sys/class/hwmon/hwmon*/energy1_label; do
 	esac
 done
 # uptime_cs: /proc/uptime in hundredths of a second, by the shell alone
-uptime_cs() { read -r _u _ < /proc/uptime; echo "${_u%.*}${_u#*.}"; }
+uptime_cs() { read -r _u _ < /proc/uptime; echo $((${_u%.*} * 100 + 1${_u#*.} - 100)); }
 # idle CLUSTER FILE IDLE_MW CPUS... : lowest power of three 10 s windows,
 # shell on the CPU after the first of CPUS
 idle_check() {
