@@ -21,8 +21,9 @@ ktap_expect "switcher active after boot, logical CPUs 0-3 online" "1 0-3" \
 	"$(cat $SW/active) $(cat /sys/devices/system/cpu/online)"
 pairs=""
 for n in $(sw_cpus); do
-	# shellcheck disable=SC2046 # two hardware ids, split on purpose
-	set -- $(sw_pair "$n")
+	sw_pair "$n"
+	# shellcheck disable=SC2154 # _p0, _p1: set by sw_pair (switcher.sh)
+	set -- "$_p0" "$_p1"
 	pairs="$pairs$n:$(($1 < 4))$(($2 >= 4)) "
 done
 ktap_expect "each of cpu0-3 pairs an A15 (hwid 0-3) with an A7 (hwid 4-7)" \

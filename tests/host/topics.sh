@@ -129,23 +129,20 @@ echo 02-second/0002-toy-change-z.c.patch >> "$tmp/p/series"
 refused "apply refuses a patch that does not apply, and names it" \
 	"patch 02-second/0002-toy-change-z.c.patch does not apply" topics_apply
 
-# The real series has its topics' branches in the tree it was applied to.
-qtree=$("$top/scripts/qemu-tree" path)
-if [ -d "$qtree/.git" ] &&
-   [ "$(git -C "$qtree" for-each-ref --format='%(refname:short)' refs/heads/topic/ | tr '\n' ' ')" = \
-     "$(grep -v -e '^#' -e '^$' "$top/qemu/patches/series" | xargs -n1 dirname | uniq | sed 's|^|topic/|' | tr '\n' ' ')" ]; then
-	pass "the QEMU tree has a branch for each topic of qemu/patches, in order"
-else
-	fail "the QEMU tree has a branch for each topic of qemu/patches, in order" \
-		"$(git -C "$qtree" for-each-ref --format='%(refname:short)' refs/heads/topic/ 2>&1 | tr '\n' ' ')"
-fi
-ktree=$("$top/scripts/kernel-tree" path)
-if [ -d "$ktree/.git" ] &&
-   [ "$(git -C "$ktree" for-each-ref --format='%(refname:short)' refs/heads/topic/ | tr '\n' ' ')" = \
-     "$(grep -v -e '^#' -e '^$' "$top/kernel/patches/series" | xargs -n1 dirname | uniq | sed 's|^|topic/|' | tr '\n' ' ')" ]; then
-	pass "the kernel tree has a branch for each topic of kernel/patches, in order"
-else
-	fail "the kernel tree has a branch for each topic of kernel/patches, in order" \
-		"$(git -C "$ktree" for-each-ref --format='%(refname:short)' refs/heads/topic/ 2>&1 | tr '\n' ' ')"
-fi
+# The real series have their topics' branches in the trees they were
+# applied to.
+# tree_branches TOOL DIR NAME: TOOL's tree has a branch per topic of DIR
+tree_branches() {
+	local t b
+	t=$("$top/scripts/$1" path)
+	b=$(git -C "$t" for-each-ref --format='%(refname:short)' refs/heads/topic/ 2>&1 | tr '\n' ' ')
+	if [ -d "$t/.git" ] &&
+	   [ "$b" = "$(grep -v -e '^#' -e '^$' "$top/$2/series" | xargs -n1 dirname | uniq | sed 's|^|topic/|' | tr '\n' ' ')" ]; then
+		pass "the $3 tree has a branch for each topic of $2, in order"
+	else
+		fail "the $3 tree has a branch for each topic of $2, in order" "$b"
+	fi
+}
+tree_branches qemu-tree qemu/patches QEMU
+tree_branches kernel-tree kernel/patches kernel
 [ "$failed" -eq 0 ]

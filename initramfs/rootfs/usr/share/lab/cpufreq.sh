@@ -31,11 +31,8 @@ cf_state_once() {
 	read -r _mr < "$CF/policy$1/bL_cur_cluster_freq"
 	read -r _sc < "$SW/cpu$1/cluster"
 	read -r _m < "$SW/cpu$1/mpidr"
-	_p0=""
-	_p1=""
-	while read -r _pn _pa _pb; do
-		[ "$_pn" = "$1" ] && { _p0=$_pa; _p1=$_pb; break; }
-	done < "$SWD/pairs"
+	sw_pair "$1"
+	# shellcheck disable=SC2154 # _p0, _p1: set by sw_pair (switcher.sh)
 	if [ "$_c" = 0 ]; then _want=$_p0; else _want=$_p1; fi
 	if [ -z "$_c" ] || [ "$_sc" != "$_c" ] || [ "$_m" != "$_want" ] ||
 	   [ "$_mc" != "$_c" ] || [ "$_mr" -lt "$_r" ]; then

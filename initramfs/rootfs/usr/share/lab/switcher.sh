@@ -17,11 +17,14 @@ sw_cluster() { cat "$SW/cpu$1/cluster"; }
 sw_mpidr() { cat "$SW/cpu$1/mpidr"; }
 sw_switches() { cat "$SW/cpu$1/switches"; }
 
-# sw_pair N: the hardware ids of logical CPU N's pair, cluster 0's first
-# (with the shell's own read: see cf_state_once)
+# sw_pair N: sets _p0 and _p1 to the hardware ids of logical CPU N's pair,
+# cluster 0's first ("" if N is not paired); the shell's own read, no
+# process (see cf_state_once)
 sw_pair() {
+	_p0=""
+	_p1=""
 	while read -r _pn _pa _pb; do
-		[ "$_pn" = "$1" ] && { echo "$_pa $_pb"; return 0; }
+		[ "$_pn" = "$1" ] && { _p0=$_pa; _p1=$_pb; return 0; }
 	done < "$SWD/pairs"
 	return 1
 }
@@ -29,10 +32,8 @@ sw_pair() {
 # sw_other N: hardware id of the pair member not running logical CPU N
 sw_other() {
 	_cur=$(sw_mpidr "$1")
-	_pr=$(sw_pair "$1")
-	_a=${_pr% *}
-	_b=${_pr#* }
-	if [ "$_a" = "$_cur" ]; then echo "$_b"; else echo "$_a"; fi
+	sw_pair "$1"
+	if [ "$_p0" = "$_cur" ]; then echo "$_p1"; else echo "$_p0"; fi
 }
 
 # sw_switch N CLUSTER: switch, quietly; returns the write's status
