@@ -15,7 +15,13 @@
 # with the lab's coalescing of those wake-ups turned on
 # (wfe-evtstrm-coalesce-ns=1000000, qemu/patches/01-arm-event-register; off by default since
 # issue 28, item 11, as it lengthens the stream's period), shows what it
-# saves.
+# saves.  During the first wait of the lab's run the host also looks at
+# the QEMU threads of the seven waiting CPUs: each must be halted where
+# qemu_cpu_kick() reaches it (its condition variable, no timeout), never
+# asleep on a timed futex inside the WFE helper, which a kick for an
+# exclusive section, queued work or a pause did not end (issue 28,
+# item 10; the futex sleep of qemu/patches before it showed 90% of its
+# samples there).
 # Prints KTAP.
 set -euo pipefail
 
@@ -41,7 +47,7 @@ rounds=15
 hz=$(getconf CLK_TCK)
 
 echo "KTAP version 1"
-echo "1..8"
+echo "1..9"
 
 cat > "$tmp/job.sh" <<'GUEST'
 set -e
@@ -59,6 +65,33 @@ for mode in "$@"; do
 	wfe-wait "$mode" "$seconds" "$rounds"
 done
 GUEST
+
+# The futex system call's number on this host, for sample_threads
+futex_nr=$(printf '#include <sys/syscall.h>\nSYS_futex\n' | cpp -P - | tail -n 1)
+
+# sample_threads PID N: N times, 0.1 s apart, the system call each vCPU
+# thread of QEMU PID is in (QEMU names them "CPU n/TCG" with
+# -name debug-threads=on), classified: halted (a futex wait without a
+# timeout: its condition variable, or the iothread lock on its way
+# there), timed (a futex wait with one), other
+sample_threads() {
+	local pid=$1 n=$2 i t c sc
+	for ((i = 0; i < n; i++)); do
+		for t in /proc/"$pid"/task/*; do
+			read -r c 2> /dev/null < "$t/comm" || continue
+			case $c in
+			"CPU "*/TCG) ;;
+			*) continue ;;
+			esac
+			read -r sc 2> /dev/null < "$t/syscall" || continue
+			echo "${c#CPU } $sc"
+		done
+		sleep 0.1
+	done | awk -v nr="$futex_nr" '
+		$2 == nr && $6 == "0x0" { print $1, "halted"; next }
+		$2 == nr { print $1, "timed"; next }
+		{ print $1, "other" }'
+}
 
 # cpu_ticks PID: user + system time of the process (all its threads)
 cpu_ticks() {
@@ -91,7 +124,11 @@ run() {
 			sleep 0.3
 			c0=$(cpu_ticks "$pid")
 			t0=$(date +%s.%N)
-			sleep 2.5
+			if [ "$name" = lab ] && [ "$waits" = 1 ]; then
+				sample_threads "$pid" 20 > "$tmp/$name.threads"
+			else
+				sleep 2.5
+			fi
 			c1=$(cpu_ticks "$pid")
 			t1=$(date +%s.%N)
 			if [ "$(grep -c 'wfe-wait: wait-end' "$dir/out" || true)" -ge "$waits" ]; then
@@ -124,8 +161,12 @@ fi
 coal=$tmp/qemu-coalesce
 printf '#!/bin/sh\nexec %q -global arm-cpu.wfe-evtstrm-coalesce-ns=1000000 "$@"\n' "$lab" > "$coal"
 chmod +x "$coal"
+# and one that names its threads, for sample_threads
+named=$tmp/qemu-named
+printf '#!/bin/sh\nexec %q -name guest=wfe,debug-threads=on "$@"\n' "$lab" > "$named"
+chmod +x "$named"
 
-run lab lab "" sev nosev
+run "$named" lab "" sev nosev
 # stock QEMU: the SEV wait alone (its figures beside ours; its WFE spins)
 run stock stock "" sev
 # The same wait with the guest's event stream off: what sleeping costs
@@ -240,6 +281,21 @@ if grep -q 'wfe-wait: wait-end' "$logs/lab/out" && ! grep -q "wfe.sh: guest-run 
 	pass "every job completed"
 else
 	fail "every job completed" "see $logs/lab/out, $logs/stock/out and $logs/lab-coal/out"
+fi
+
+# 9. the seven waiting CPUs (1-7) halt in the execution loop: their
+# threads are seen waiting on their condition variables, where
+# qemu_cpu_kick() wakes them, in at least half of the samples, and never
+# in a timed futex wait (the WFE helper's sleep before issue 28, item 10)
+samples=$(awk '$1 != "0/TCG"' "$tmp/lab.threads" 2> /dev/null | wc -l)
+halted=$(awk '$1 != "0/TCG" && $2 == "halted"' "$tmp/lab.threads" 2> /dev/null | wc -l)
+timed=$(awk '$1 != "0/TCG" && $2 == "timed"' "$tmp/lab.threads" 2> /dev/null | wc -l)
+if [ "$samples" -ge 100 ] && [ "$timed" -eq 0 ] && [ $((halted * 2)) -ge "$samples" ]; then
+	pass "WFE waiters halt where qemu_cpu_kick() reaches them, not in a timed sleep" \
+		"of $samples samples of CPUs 1-7: $halted halted, $timed in a timed futex wait"
+else
+	fail "WFE waiters halt where qemu_cpu_kick() reaches them, not in a timed sleep" \
+		"of $samples samples of CPUs 1-7 (want >= 100): $halted halted (want half), $timed in a timed futex wait (want 0)"
 fi
 
 [ "$failed" -eq 0 ]
