@@ -14,6 +14,7 @@
 # (tests/host/wfe-v8.sh runs SEVL and the monitor on an ARMv8 CPU).
 # In modelled time the figures repeat exactly.
 . /usr/share/lab/ktap.sh
+. /usr/share/lab/platform.sh
 ktap_plan 4
 
 # key FILE NAME: the value of a "NAME value" line of wfe-events' output
@@ -39,12 +40,26 @@ loops() {
 
 # Other CPUs' SEVs (every arm32 spin_unlock) also end a waiting WFE, so a
 # WFE that sleeps where it must not is seen by the slowest loop: no loop
-# may take half a tick, and in the checks of the check one must.
-what="a system call, then WFE: completes at once (200 in < 50 ms, none >= 5 ms)"
-if loops eret 200 && [ "$total" -lt 50000 ] && [ "$max" -lt 5000 ]; then
-	ktap_pass "$what" "$total us, slowest $max us"
+# may take half a tick, and in the checks of the check one must.  That
+# bound on one loop is asserted in modelled time, where it is the
+# platform's (the slowest loop takes 1 us there); in host time a vCPU
+# thread the host does not run for 5 ms makes a loop that slow (4.8 and
+# 6.5 ms seen in CI on a 2-core host), so there only the 200 loops'
+# total is asserted and the slowest reported.
+if [ "$(lab_timing)" = modelled ]; then
+	what="a system call, then WFE: completes at once (200 in < 50 ms, none >= 5 ms)"
+	if loops eret 200 && [ "$total" -lt 50000 ] && [ "$max" -lt 5000 ]; then
+		ktap_pass "$what" "$total us, slowest $max us"
+	else
+		ktap_fail "$what" "$why"
+	fi
 else
-	ktap_fail "$what" "$why"
+	what="a system call, then WFE: completes at once (200 in < 50 ms; one loop's bound in modelled time)"
+	if loops eret 200 && [ "$total" -lt 50000 ]; then
+		ktap_pass "$what" "$total us, slowest $max us (host time: not asserted)"
+	else
+		ktap_fail "$what" "$why"
+	fi
 fi
 what="check of the check: WFE alone sleeps to an interrupt (one of 40 >= 5 ms)"
 if loops none 40 && [ "$max" -ge 5000 ]; then
