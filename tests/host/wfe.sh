@@ -20,8 +20,8 @@
 # qemu_cpu_kick() reaches it (its condition variable, no timeout), never
 # asleep on a timed futex inside the WFE helper, which a kick for an
 # exclusive section, queued work or a pause did not end (issue 28,
-# item 10; the futex sleep of qemu/patches before it showed 90% of its
-# samples there).
+# item 10; on the futex sleep of qemu/patches before it, 96 of 140
+# samples were there).
 # Prints KTAP.
 set -euo pipefail
 
@@ -285,17 +285,19 @@ fi
 
 # 9. the seven waiting CPUs (1-7) halt in the execution loop: their
 # threads are seen waiting on their condition variables, where
-# qemu_cpu_kick() wakes them, in at least half of the samples, and never
-# in a timed futex wait (the WFE helper's sleep before issue 28, item 10)
+# qemu_cpu_kick() wakes them, in at least a quarter of the samples (a
+# sampling that saw nothing fails; 86-145 of 140 seen, the rest running),
+# and never in a timed futex wait (the WFE helper's sleep before issue
+# 28, item 10)
 samples=$(awk '$1 != "0/TCG"' "$tmp/lab.threads" 2> /dev/null | wc -l)
 halted=$(awk '$1 != "0/TCG" && $2 == "halted"' "$tmp/lab.threads" 2> /dev/null | wc -l)
 timed=$(awk '$1 != "0/TCG" && $2 == "timed"' "$tmp/lab.threads" 2> /dev/null | wc -l)
-if [ "$samples" -ge 100 ] && [ "$timed" -eq 0 ] && [ $((halted * 2)) -ge "$samples" ]; then
+if [ "$samples" -ge 100 ] && [ "$timed" -eq 0 ] && [ $((halted * 4)) -ge "$samples" ]; then
 	pass "WFE waiters halt where qemu_cpu_kick() reaches them, not in a timed sleep" \
 		"of $samples samples of CPUs 1-7: $halted halted, $timed in a timed futex wait"
 else
 	fail "WFE waiters halt where qemu_cpu_kick() reaches them, not in a timed sleep" \
-		"of $samples samples of CPUs 1-7 (want >= 100): $halted halted (want half), $timed in a timed futex wait (want 0)"
+		"of $samples samples of CPUs 1-7 (want >= 100): $halted halted (want a quarter), $timed in a timed futex wait (want 0)"
 fi
 
 [ "$failed" -eq 0 ]
