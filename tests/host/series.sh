@@ -8,7 +8,9 @@
 # give exactly the prepared tree's source; 'make series' writes each
 # topic as a mailbox with its cover letter and recipients; every patch is
 # clean under checkpatch --strict, and kernel-doc finds nothing to
-# complain about in the files the series touches.  Prints KTAP.
+# complain about in the files the series touches; every Fixes: tag
+# names a mainline commit listed, with where it was checked, in
+# kernel/mainline-commits.  Prints KTAP.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -20,7 +22,7 @@ mapfile -t topics < <(printf '%s\n' "${patches[@]}" | xargs -n1 dirname | uniq)
 . "$top/tests/host/lib/series.sh"
 
 echo "KTAP version 1"
-echo "1..$((${#patches[@]} + 2 * ${#topics[@]} + 4))"
+echo "1..$((${#patches[@]} + 2 * ${#topics[@]} + 6))"
 
 export_matches kernel-tree kernel/patches "${#patches[@]} patches in ${#topics[@]} topics"
 
@@ -36,7 +38,10 @@ done
 # own checkout applying every patch in order (git apply --index: so the
 # checkout's index ends as the series makes it), check alternate patches;
 # the results are reported in order.  Worker 0's checkout is then the
-# fresh tree the topics were applied to.
+# fresh tree the topics were applied to.  The tree has no mainline
+# history, so checkpatch cannot look up the commits Fixes: tags name
+# (UNKNOWN_COMMIT_ID); fixes_tags below checks them against
+# kernel/mainline-commits instead.
 checkpatch_worker() {
 	local w=$1 wt=$tmp/pristine.$1 i=0 p out
 	git -C "$tree" worktree add -q --detach "$wt" pristine
@@ -45,7 +50,7 @@ checkpatch_worker() {
 		out=""
 		if [ $((i % 2)) = "$w" ]; then
 			out=$(cd "$wt"; PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --terse \
-				--no-summary "$top/kernel/patches/$p" 2>&1 || true)
+				--ignore UNKNOWN_COMMIT_ID --no-summary "$top/kernel/patches/$p" 2>&1 || true)
 		fi
 		if ! git -C "$wt" apply --index "$top/kernel/patches/$p" 2> "$tmp/apply.$w.$i"; then
 			out="$out (and it does not apply after the patches before it)"
@@ -96,6 +101,32 @@ for p in "${patches[@]}"; do
 		fail "checkpatch --strict: $p" "$(head -n 3 "$tmp/checkpatch.$i" | tr '\n' ' ')"
 	fi
 done
+
+# fixes_tags FILE...: print each Fixes: tag of the patches FILE... (as
+# "patch: tag") that kernel/mainline-commits does not list
+fixes_tags() {
+	local f tag
+	for f in "$@"; do
+		sed -n '/^---$/q; s/^Fixes: //p' "$f" | while IFS= read -r tag; do
+			grep -qxF "$tag" <(sed -n 's/ # .*//p' "$top/kernel/mainline-commits") ||
+				echo "$(basename "$f"): $tag"
+		done
+	done
+}
+printf 'Subject: [PATCH] a test double\n\nFixes: 0123456789ab ("not a mainline commit")\n---\n' > "$tmp/double.patch"
+if [ -n "$(fixes_tags "$tmp/double.patch")" ]; then
+	pass "the Fixes: check refuses a tag kernel/mainline-commits does not list (a test double)"
+else
+	fail "the Fixes: check refuses a tag kernel/mainline-commits does not list (a test double)"
+fi
+unlisted=$(cd "$top/kernel/patches" && fixes_tags "${patches[@]}")
+ntags=$(cd "$top/kernel/patches" && awk 'FNR == 1 { msg = 1 } /^---$/ { msg = 0 } msg && /^Fixes: /' "${patches[@]}" | wc -l)
+if [ -z "$unlisted" ] && [ "$ntags" -gt 0 ]; then
+	pass "every Fixes: tag names a mainline commit in kernel/mainline-commits" "$ntags tags"
+else
+	fail "every Fixes: tag names a mainline commit in kernel/mainline-commits" \
+		"${unlisted:-no Fixes: tags at all}"
+fi
 
 mapfile -t files < <(cd "$tree" && git diff --name-only pristine HEAD -- '*.c' '*.h')
 out=$(cd "$tree"; scripts/kernel-doc -none "${files[@]}" 2>&1 || true)
