@@ -49,6 +49,10 @@ QEMU_SERIES := qemu/patches/series $(wildcard qemu/patches/*/*.patch qemu/patche
 QEMU_BIN := $(B)/qemu-build/qemu-system-arm
 DTS := $(wildcard dts/*.dts)
 DTBS := $(patsubst dts/%.dts,$(B)/dtb/%.dtb,$(DTS))
+# The tc2 platform boots the kernel tree's own TC2 device tree, built by the
+# kernel's make from the unmodified source (after the kernel: the two must
+# not run in the kernel's build directory at once).
+TC2_DTB := $(B)/dtb/vexpress-v2p-ca15_a7.dtb
 # Static armhf C tools for the guest, from every folder that has some.
 GUEST_TOOL_DIRS := initramfs/tools switcher cpufreq tests/tools
 GUEST_TOOLS_SRC := $(foreach d,$(GUEST_TOOL_DIRS),$(wildcard $(d)/*.c))
@@ -153,6 +157,13 @@ FORCE:
 # ---- device trees -------------------------------------------------------------
 dtbs: $(DTBS)
 
+$(TC2_DTB): $(B)/kernel-$(VARIANT)/arch/arm/boot/zImage
+	@mkdir -p $(@D)
+	@echo "  DTB     $(notdir $@) (the kernel tree's own)"
+	@MAKEFLAGS= $(MAKE) -C $(TREE) O=$(B)/kernel-$(VARIANT) ARCH=arm \
+		CROSS_COMPILE=arm-linux-gnueabihf- $(KBUILD_ID) -s $(notdir $@)
+	@cp $(B)/kernel-$(VARIANT)/arch/arm/boot/dts/$(notdir $@) $@
+
 $(B)/dtb/%.dtb: dts/%.dts $(wildcard dts/*.dtsi)
 	@mkdir -p $(@D)
 	@echo "  DTC     $<"
@@ -189,7 +200,7 @@ $(INITRAMFS): initramfs/init initramfs/files.list $(shell find initramfs/rootfs 
 # ---- the guest as a whole ----------------------------------------------------
 # The targets below build it with make -j: the kernel's and QEMU's trees are
 # prepared, configured and linked (one core each) while the other compiles.
-guest: kernel dtbs initramfs qemu
+guest: kernel dtbs $(TC2_DTB) initramfs qemu
 
 run: deps
 	@$(MAKE) -s -j$(JOBS) guest VARIANT=$(VARIANT)

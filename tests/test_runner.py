@@ -261,7 +261,7 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual([runner.instance_name("boot", p) for p in runner.platforms(hdr)],
                          ["boot", "boot@virt"])
         runner.header(self.script("q.sh", "# lab-test: qemu-expect=x\n"), "guest")
-        for bad in ("platform=tc2", "platform=virt,virt", "platform=rtsm,virt dtb=x.dtb",
+        for bad in ("platform=sgi", "platform=virt,virt", "platform=rtsm,virt dtb=x.dtb",
                     "platform=rtsm,virt qemu-expect=x"):
             with self.assertRaises(ValueError, msg=bad):
                 runner.header(self.script("p.sh", f"# lab-test: {bad}\n"), "guest")

@@ -61,6 +61,20 @@ PLATFORMS = {
         "extra": ["-audiodev", "none,id=lab-noaudio",
                   "-global", "pl041.audiodev=lab-noaudio"],
     },
+    # TC2 (issue 31, in progress): QEMU's vexpress-tc2 machine, 2 Cortex-A15
+    # + 3 Cortex-A7 with the SPC, booting the kernel tree's own, unmodified
+    # vexpress-v2p-ca15_a7.dtb through mainline's tc2_pm.c and spc.c.
+    "tc2": {
+        "qemu": os.path.join(BUILD, "qemu-build", "qemu-system-arm"),
+        "machine": "vexpress-tc2",
+        "cpu": None,
+        "memory": "1G",
+        "console": "ttyAMA0",
+        "dtb": os.path.join(BUILD, "dtb", "vexpress-v2p-ca15_a7.dtb"),
+        "smp": 5,
+        "extra": ["-audiodev", "none,id=lab-noaudio",
+                  "-global", "pl041.audiodev=lab-noaudio"],
+    },
 }
 DEFAULT_PLATFORM = "rtsm"
 
@@ -354,7 +368,7 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
     qemu_args = timing_args(platform, timing, quantum) + list(qemu_args)
     kernel = kernel or kernel_image(variant)
     dtb = dtb or PLATFORMS[platform]["dtb"]
-    smp = smp or DEFAULT_SMP
+    smp = smp or PLATFORMS[platform].get("smp", DEFAULT_SMP)
     if log_dir is None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         log_dir = os.path.join(BUILD, "runs",
@@ -368,7 +382,7 @@ def run(script, args=(), *, variant="release", dtb=None, smp=None, append="",
 
     res = Result(EXIT_NO_STATUS, log_dir)
     trace = (qemu_trace, os.path.join(log_dir, "qemu-trace.log")) if qemu_trace else None
-    if platform == "rtsm":
+    if platform != "virt":
         res.qemu_log = os.path.join(log_dir, QEMU_LOG)
         # QEMU appends to it: start empty, so that it is this run's only.
         open(res.qemu_log, "w").close()
@@ -476,9 +490,9 @@ def interactive(*, variant="release", dtb=None, smp=None, append="", kernel=None
     os.makedirs(os.path.join(BUILD, "runs"), exist_ok=True)
     initrd = os.path.join(BUILD, "runs", f"interactive-{os.getpid()}.cpio.gz")
     interactive_initramfs(initrd, kernel, dtb)
-    qemu_log = os.path.join(BUILD, QEMU_LOG) if platform == "rtsm" else None
+    qemu_log = os.path.join(BUILD, QEMU_LOG) if platform != "virt" else None
     cmd = qemu_command(kernel, dtb,
-                       initrd, smp or DEFAULT_SMP, governor_append(governor, append),
+                       initrd, smp or PLATFORMS[platform].get("smp", DEFAULT_SMP), governor_append(governor, append),
                        interactive=True, platform=platform, trace=trace,
                        qemu_log=qemu_log, qemu_args=qemu_args)
     print("+ " + shlex.join(cmd), flush=True)
