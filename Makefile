@@ -164,7 +164,8 @@ $(TC2_DTB): $(B)/kernel-$(VARIANT)/arch/arm/boot/zImage
 		CROSS_COMPILE=arm-linux-gnueabihf- $(KBUILD_ID) -s $(notdir $@)
 	@cp $(B)/kernel-$(VARIANT)/arch/arm/boot/dts/$(notdir $@) $@
 
-$(B)/dtb/%.dtb: dts/%.dts $(wildcard dts/*.dtsi)
+# A tree may include another .dts (the 2+3 layouts do): each depends on all.
+$(B)/dtb/%.dtb: dts/%.dts $(wildcard dts/*.dtsi) $(DTS)
 	@mkdir -p $(@D)
 	@echo "  DTC     $<"
 	@dtc -I dts -O dtb -o $@.tmp $< 2> $@.warn || { cat $@.warn; rm -f $@.tmp; exit 1; }

@@ -8,10 +8,19 @@
 # part number, read on it; the SPC's registers show every CPU out of
 # reset; vexpress-spc-cpufreq runs on the SPC's path (the operating
 # points it reads through the SPC's SYS_CFG channel are the model's) and
-# the CCI driver is bound.
+# the CCI driver is bound.  Cluster sleep is disabled first (cpuidle's
+# state 1 on each CPU), so that every CPU is up when the registers are
+# read; tc2-cluster-idle.sh tests it.
 # shellcheck disable=SC2086 # CPU numbers are single words
 . /usr/share/lab/ktap.sh
 ktap_plan 9
+
+# Cluster sleep off: each CPU's state 1 disabled, then each CPU woken
+# once, so that every online CPU stays powered while the registers are read
+for c in 0 1 2 3 4; do
+	echo 1 > /sys/devices/system/cpu/cpu$c/cpuidle/state1/disable
+	taskset -c $c true
+done
 
 log=$(dmesg)
 for msg in "ARM CCI driver probed" "TC2 power management initialized"; do

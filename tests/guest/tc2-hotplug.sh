@@ -10,6 +10,8 @@
 #    down (bits 0-1 A15, 4-6 A7) and masks it again once the CPU is up;
 #  - A15_PWRDN_EN/A7_PWRDN_EN (0x7fff0b30/0x7fff0b34): the last man of a
 #    cluster enables its power-down, the first man back disables it.
+# Cluster sleep is disabled first (cpuidle's state 1 on each CPU): the
+# CPUs that stay online stay up.
 # shellcheck disable=SC2086 # CPU numbers are single words
 . /usr/share/lab/ktap.sh
 ktap_plan 7
@@ -25,6 +27,13 @@ set_online() {
 		echo "$1" > /sys/devices/system/cpu/cpu$c/online || return 1
 	done
 }
+
+# Cluster sleep off: each CPU's state 1 disabled, then each CPU woken
+# once, so that every online CPU stays powered while the registers are read
+for c in 0 1 2 3 4; do
+	echo 1 > /sys/devices/system/cpu/cpu$c/cpuidle/state1/disable
+	taskset -c $c true
+done
 
 ktap_expect "at boot: every CPU up, no wake-up unmasked, no power-down" \
 	"reset 0x7000c wake 0x0 pwrdn 0x0 0x0" "$(spc_state)"
