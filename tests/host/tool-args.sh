@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bad arguments to the guest's C tools (bl-storm, bl-bench, vfpcheck,
-# runas, cpu-loop, workload, spin-bench, counter-pass, timer-lat, wfe-events): each case must print an error on stderr and exit 2 at once,
+# runas, cpu-loop, workload, spin-bench, counter-pass, timer-lat, wfe-events,
+# teardown-race): each case must print an error on stderr and exit 2 at once,
 # before any switch, write or exec.  The static armhf binaries run here
 # under qemu-arm (qemu-user); nothing they could touch exists on the host,
 # and a case that does not stop within 10 s fails.  switch-storm's
@@ -74,6 +75,15 @@ cases=(
 	"timer-lat 100 0"
 	"timer-lat 100x 10"
 	"timer-lat -c x 100 10"
+	"teardown-race"
+	"teardown-race 2 3 10000 300"
+	"teardown-race 2 2 10000 300 1000"
+	"teardown-race 2 3 999 300 1000"
+	"teardown-race 2 3 10000 10000 1000"
+	"teardown-race 2 3 10000 300 0"
+	"teardown-race 2 3 10000 300 1000x"
+	"teardown-race 2 3 10000 300 1000 3"
+	"teardown-race x 3 10000 300 1000"
 	"wfe-events"
 	"wfe-events eret"
 	"wfe-events eret 0"

@@ -1,11 +1,14 @@
 # shellcheck shell=sh
-# Which platform the guest runs on, for suites that run on both (tests/run's
-# platform=rtsm,virt): "rtsm" (QEMU vexpress-a15-a7, the modelled platform:
-# A7 MPIDRs 0x100-0x103, DCSCB, CCI-400) or "virt" (QEMU virt: flat MPIDRs
-# 0-7, the PSCI backend), from the root node's compatible string.
+# Which platform the guest runs on, for suites that run on several
+# (tests/run's platform=rtsm,virt): "rtsm" (QEMU vexpress-a15-a7, the
+# modelled platform: A7 MPIDRs 0x100-0x103, DCSCB, CCI-400), "tc2" (QEMU
+# vexpress-tc2 with the kernel tree's TC2 device tree: MPIDRs 0x0-0x1 and
+# 0x100-0x102, the SPC) or "virt" (QEMU virt: flat MPIDRs 0-7, the PSCI
+# backend), from the root node's compatible string.
 
 lab_platform() {
 	case "$(tr '\0' ' ' < /proc/device-tree/compatible)" in
+	*arm,vexpress,v2p-ca15_a7*) echo tc2 ;;
 	*arm,vexpress*) echo rtsm ;;
 	*linux,dummy-virt*|*lab,*) echo virt ;;
 	*) echo unknown ;;
@@ -19,35 +22,41 @@ lab_timing() {
 	cat /job/timing 2>/dev/null || echo host
 }
 
-# The MPIDR affinity (DT reg) of the 8 physical CPUs, in logical order, as
-# hexadecimal words without 0x: "0 1 2 3 100 101 102 103" or "0 1 ... 7".
+# The MPIDR affinity (DT reg) of the physical CPUs, in logical order, as
+# hexadecimal words without 0x: "0 1 2 3 100 101 102 103", "0 1 100 101
+# 102" (tc2) or "0 1 ... 7".
 lab_cpu_regs() {
-	if [ "$(lab_platform)" = rtsm ]; then
-		echo "0 1 2 3 100 101 102 103"
-	else
-		echo "0 1 2 3 4 5 6 7"
-	fi
+	case "$(lab_platform)" in
+	rtsm) echo "0 1 2 3 100 101 102 103" ;;
+	tc2) echo "0 1 100 101 102" ;;
+	*) echo "0 1 2 3 4 5 6 7" ;;
+	esac
 }
 
 # The GIC distributor's physical base (GICD_*; busybox devmem).
 lab_gicd_base() {
-	if [ "$(lab_platform)" = rtsm ]; then echo 0x2c001000; else echo 0x08000000; fi
+	if [ "$(lab_platform)" = virt ]; then echo 0x08000000; else echo 0x2c001000; fi
 }
 
 # What reports a physical CPU's power state to MCPM's debugfs ("power"
 # field of mcpm/state): PSCI AFFINITY_INFO on virt, the DCSCB's RST_STAT
-# on rtsm.  For test names.
+# on rtsm; on tc2 the SPC, which tc2_pm.c does not report yet.  For test
+# names.
 lab_power_ctl() {
-	if [ "$(lab_platform)" = rtsm ]; then echo DCSCB; else echo PSCI; fi
+	case "$(lab_platform)" in
+	rtsm) echo DCSCB ;;
+	tc2) echo SPC ;;
+	*) echo PSCI ;;
+	esac
 }
 
 # The kernel message of the MCPM backend that must have registered.
 lab_mcpm_backend_msg() {
-	if [ "$(lab_platform)" = rtsm ]; then
-		echo "VExpress DCSCB support installed"
-	else
-		echo "mcpm-psci: CPU power through PSCI"
-	fi
+	case "$(lab_platform)" in
+	rtsm) echo "VExpress DCSCB support installed" ;;
+	tc2) echo "TC2 power management initialized" ;;
+	*) echo "mcpm-psci: CPU power through PSCI" ;;
+	esac
 }
 
 # MCPM's race counters (mcpm/stats) on this platform: psci_already_on_retry
