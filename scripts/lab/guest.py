@@ -491,8 +491,8 @@ def interactive(*, variant="release", dtb=None, smp=None, append="", kernel=None
     initrd = os.path.join(BUILD, "runs", f"interactive-{os.getpid()}.cpio.gz")
     interactive_initramfs(initrd, kernel, dtb)
     qemu_log = os.path.join(BUILD, QEMU_LOG) if platform != "virt" else None
-    cmd = qemu_command(kernel, dtb,
-                       initrd, smp or PLATFORMS[platform].get("smp", DEFAULT_SMP), governor_append(governor, append),
+    smp = smp or PLATFORMS[platform].get("smp", DEFAULT_SMP)
+    cmd = qemu_command(kernel, dtb, initrd, smp, governor_append(governor, append),
                        interactive=True, platform=platform, trace=trace,
                        qemu_log=qemu_log, qemu_args=qemu_args)
     print("+ " + shlex.join(cmd), flush=True)
