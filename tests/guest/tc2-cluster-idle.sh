@@ -11,7 +11,8 @@
 #    on every CPU, and MCPM counts both clusters' teardowns and setups;
 #  - each cluster is seen powered down in the SCC/SPC registers, read
 #    from a CPU of the other cluster: every CPU of it in reset
-#    (RESET_CTRL) and its power-down enabled (A15_PWRDN_EN/A7_PWRDN_EN);
+#    (RESET_CTRL), its power-down enabled (A15_PWRDN_EN/A7_PWRDN_EN) and
+#    its CCI-400 slave interface not snooping (3 or 4);
 #  - a timer wakes the CPU it was set on out of cluster sleep (timer-lat
 #    pinned to an A15 and to an A7: that CPU's cluster-sleep usage grows
 #    by at least one per wake-up), lateness printed;
@@ -62,32 +63,34 @@ else
 		"teardowns $d0 $d1 setups $e0 $e1"
 fi
 
-# seen_down CPU MASK PWRDN: on CPU, poll (100 reads, 10 ms apart) for
-# RESET_CTRL & MASK == 0 with PWRDN (the cluster's power-down enable) set
+# seen_down CPU MASK PWRDN CCI: on CPU, poll (100 reads, 10 ms apart)
+# for RESET_CTRL & MASK == 0 with PWRDN (the cluster's power-down enable)
+# set and the cluster's CCI slave interface (snoop control at CCI) not
+# snooping
 seen_down() {
 	taskset -p -c "$1" $$ >/dev/null
 	i=0
 	while [ $i -lt 100 ]; do
-		r=$(devmem 0x7fff0018 32) p=$(devmem "$3" 32)
-		if [ $((r & $2)) -eq 0 ] && [ $((p & 1)) -eq 1 ]; then
-			echo "read $i: RESET_CTRL $(printf 0x%x "$r") power-down enabled"
+		r=$(devmem 0x7fff0018 32) p=$(devmem "$3" 32) k=$(devmem "$4" 32)
+		if [ $((r & $2)) -eq 0 ] && [ $((p & 1)) -eq 1 ] && [ $((k & 3)) -eq 0 ]; then
+			echo "read $i: RESET_CTRL $(printf 0x%x "$r"), power-down enabled, CCI snoops off"
 			taskset -p -c 0-4 $$ >/dev/null
 			return 0
 		fi
 		usleep 10000
 		i=$((i + 1))
 	done
-	echo "RESET_CTRL $(printf 0x%x "$r") power-down enable $p"
+	echo "RESET_CTRL $(printf 0x%x "$r") power-down enable $p CCI snoop control $k"
 	taskset -p -c 0-4 $$ >/dev/null
 	return 1
 }
-if seen_down 2 0xc 0x7fff0b30 > /tmp/seen; then
+if seen_down 2 0xc 0x7fff0b30 0x2c094000 > /tmp/seen; then
 	out=$(cat /tmp/seen)
 	ktap_pass "A15 cluster seen powered down (read on an A7)" "$out"
 else
 	ktap_fail "A15 cluster seen powered down (read on an A7)" "$(cat /tmp/seen)"
 fi
-if seen_down 0 0x70000 0x7fff0b34 > /tmp/seen; then
+if seen_down 0 0x70000 0x7fff0b34 0x2c095000 > /tmp/seen; then
 	out=$(cat /tmp/seen)
 	ktap_pass "A7 cluster seen powered down (read on an A15)" "$out"
 else
