@@ -261,6 +261,7 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual([runner.instance_name("boot", p) for p in runner.platforms(hdr)],
                          ["boot", "boot@virt"])
         runner.header(self.script("q.sh", "# lab-test: qemu-expect=x\n"), "guest")
+        runner.header(self.script("t.sh", "# lab-test: platform=tc2 qemu-expect=x\n"), "guest")
         for bad in ("platform=sgi", "platform=virt,virt", "platform=rtsm,virt dtb=x.dtb",
                     "platform=rtsm,virt qemu-expect=x"):
             with self.assertRaises(ValueError, msg=bad):

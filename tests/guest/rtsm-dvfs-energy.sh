@@ -32,13 +32,6 @@ CLK=/sys/kernel/debug/clk
 OPP=/sys/kernel/debug/opp
 ktap_plan 14
 
-# hwmon_file LABEL KIND: the hwmon input whose label is LABEL
-hwmon_file() {
-	for _l in /sys/class/hwmon/hwmon*/"$2"*_label; do
-		[ "$(cat "$_l")" = "$1" ] && { echo "${_l%_label}_input"; return 0; }
-	done
-	return 1
-}
 got=""
 for l in "A15 Jcore:energy" "A7 Jcore:energy" "A15 Pcore:power" "A7 Pcore:power" \
 	 "A15 Icore:curr" "A7 Icore:curr"; do
@@ -46,13 +39,6 @@ for l in "A15 Jcore:energy" "A7 Jcore:energy" "A15 Pcore:power" "A7 Pcore:power"
 done
 ktap_expect "hwmon: energy, power and current of each cluster, labelled" \
 	" A15 Jcore A7 Jcore A15 Pcore A7 Pcore A15 Icore A7 Icore" "$got"
-# regulator_uv NAME: the microvolts of the regulator called NAME
-regulator_uv() {
-	for _r in /sys/class/regulator/regulator.*; do
-		[ "$(cat "$_r/name")" = "$1" ] && { cat "$_r/microvolts"; return 0; }
-	done
-	echo none
-}
 E0=$(hwmon_file "A15 Jcore" energy)
 E1=$(hwmon_file "A7 Jcore" energy)
 P1=$(hwmon_file "A7 Pcore" power)
@@ -104,14 +90,6 @@ loop_ns() {
 	cpu-loop -c "$1" 30 | awk '{ print $4 }'
 }
 set_khz() { echo "$2" > $CF/policy$1/scaling_setspeed; }
-# within1 NAME MEASURED-RATIO-x1000 EXPECTED-RATIO-x1000
-within1() {
-	if [ $(($2 * 100)) -ge $(($3 * 99)) ] && [ $(($2 * 100)) -le $(($3 * 101)) ]; then
-		ktap_pass "$1" "ratio $2/1000, modelled $3/1000"
-	else
-		ktap_fail "$1" "ratio $2/1000, modelled $3/1000"
-	fi
-}
 min() { if [ -z "$1" ] || [ "$2" -lt "$1" ]; then echo "$2"; else echo "$1"; fi; }
 # Three rounds of every setting (in modelled time the rounds agree but for
 # the kernel's own work during them; the fastest is kept), the meters read
@@ -134,10 +112,10 @@ for round in $ROUNDS; do
 	seq0="$seq0 $(cat $E0)" seq1="$seq1 $(cat $E1)"
 done
 ktap_diag "loop (ns): A15 1.2 GHz $a15_top, 1 GHz $a15_1g, 500 MHz $a15_500; A7 1 GHz $a7_top, 350 MHz $a7_bottom"
-within1 "A15: 500 MHz against 1.2 GHz" $((a15_500 * 1000 / a15_top)) 2400
-within1 "A7: 350 MHz against 1 GHz" $((a7_bottom * 1000 / a7_top)) 2857
+ktap_within1 "A15: 500 MHz against 1.2 GHz" $((a15_500 * 1000 / a15_top)) 2400
+ktap_within1 "A7: 350 MHz against 1 GHz" $((a7_bottom * 1000 / a7_top)) 2857
 # speed = f / 1.2 GHz * DMIPS/MHz / 1024: an A7 at f is 516/1024 of an A15
-within1 "A7 against A15, both at 1 GHz (DMIPS/MHz 1024/516)" \
+ktap_within1 "A7 against A15, both at 1 GHz (DMIPS/MHz 1024/516)" \
 	$((a7_top * 1000 / a15_1g)) 1984
 
 # Energy of the same loop: an A7 at 350 MHz against an A15 at 1.2 GHz, each

@@ -13,14 +13,12 @@
 # read; tc2-cluster-idle.sh tests it.
 # shellcheck disable=SC2086 # CPU numbers are single words
 . /usr/share/lab/ktap.sh
+. /usr/share/lab/platform.sh
 ktap_plan 9
 
-# Cluster sleep off: each CPU's state 1 disabled, then each CPU woken
-# once, so that every online CPU stays powered while the registers are read
-for c in 0 1 2 3 4; do
-	echo 1 > /sys/devices/system/cpu/cpu$c/cpuidle/state1/disable
-	taskset -c $c true
-done
+# Cluster sleep off, every online CPU woken: they stay powered while the
+# registers are read
+lab_cluster_sleep off
 
 log=$(dmesg)
 for msg in "ARM CCI driver probed" "TC2 power management initialized"; do
@@ -54,11 +52,12 @@ ktap_expect "SPC: SYS_INFO 2+3 CPUs, RESET_CTRL every CPU out of reset" \
 	"sys_info $(printf '0x%x' $(($(devmem 0x7fff0700 32) & 0xff0000))) reset_ctrl $(printf '0x%x' $(($(devmem 0x7fff0018 32) & 0x7000c)))"
 
 bound=""
-for d in vexpress-spc-cpufreq/vexpress-spc-cpufreq ARM-CCI/2c090000.cci; do
+for d in vexpress-spc-cpufreq/vexpress-spc-cpufreq ARM-CCI/2c090000.cci \
+	vexpress-hwmon/dcc:energy-a15 vexpress-hwmon/dcc:energy-a7; do
 	[ -e "/sys/bus/platform/drivers/$d" ] && bound="$bound ${d#*/}"
 done
-ktap_expect "vexpress-spc-cpufreq and arm-cci bound" \
-	" vexpress-spc-cpufreq 2c090000.cci" "$bound"
+ktap_expect "vexpress-spc-cpufreq, arm-cci and vexpress-hwmon (the clusters' energy meters) bound" \
+	" vexpress-spc-cpufreq 2c090000.cci dcc:energy-a15 dcc:energy-a7" "$bound"
 
 # The operating points the driver read through the SPC (COMMS, SYS_CFG
 # function SCC, A15_PERFVAL/A7_PERFVAL), as the model publishes them.

@@ -17,6 +17,7 @@
 # CPUs that stay online stay up.
 # shellcheck disable=SC2086 # CPU numbers are single words
 . /usr/share/lab/ktap.sh
+. /usr/share/lab/platform.sh
 ktap_plan 7
 
 hex() { printf '0x%x' $(($(devmem "$1" 32) & $2)); }
@@ -33,12 +34,9 @@ set_online() {
 	done
 }
 
-# Cluster sleep off: each CPU's state 1 disabled, then each CPU woken
-# once, so that every online CPU stays powered while the registers are read
-for c in 0 1 2 3 4; do
-	echo 1 > /sys/devices/system/cpu/cpu$c/cpuidle/state1/disable
-	taskset -c $c true
-done
+# Cluster sleep off, every online CPU woken: they stay powered while the
+# registers are read
+lab_cluster_sleep off
 
 ktap_expect "at boot: every CPU up, no wake-up unmasked, no power-down" \
 	"reset 0x7000c wake 0x0 pwrdn 0x0 0x0 cci 0x3 0x3" "$(spc_state)"

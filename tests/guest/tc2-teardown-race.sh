@@ -17,6 +17,7 @@
 # default 10 us.
 # shellcheck disable=SC2086 # CPU numbers are single words
 . /usr/share/lab/ktap.sh
+. /usr/share/lab/platform.sh
 ktap_plan 4
 
 st() { awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/mcpm/stats; }
@@ -46,10 +47,7 @@ ktap_expect "every CPU still online" "0-4" "$(cat /sys/devices/system/cpu/online
 
 # Every CPU powered again: cluster sleep off on each, each woken once,
 # then RESET_CTRL (0x7fff0018) has every nCORERESET set
-for c in 0 1 2 3 4; do
-	echo 1 > /sys/devices/system/cpu/cpu$c/cpuidle/state1/disable
-	taskset -c $c true
-done
+lab_cluster_sleep off
 ktap_expect "the SPC: every CPU powered" "0x7000c" \
 	"$(printf '0x%x' $(($(devmem 0x7fff0018 32) & 0x7000c)))"
 ktap_done

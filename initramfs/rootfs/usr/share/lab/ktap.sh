@@ -87,6 +87,16 @@ ktap_refused() {
 	fi
 }
 
+# ktap_within1 NAME MEASURED EXPECTED: passes when MEASURED is within 1%
+# of EXPECTED (both integers, ratios x1000 say)
+ktap_within1() {
+	if [ $(($2 * 100)) -ge $(($3 * 99)) ] && [ $(($2 * 100)) -le $(($3 * 101)) ]; then
+		ktap_pass "$1" "ratio $2/1000, modelled $3/1000"
+	else
+		ktap_fail "$1" "ratio $2/1000, modelled $3/1000"
+	fi
+}
+
 ktap_done() {
 	[ "$ktap_failed" -eq 0 ]
 	exit $?

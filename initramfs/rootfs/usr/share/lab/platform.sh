@@ -65,3 +65,21 @@ lab_race_counters() {
 	echo "teardown_abort vlock_contended powerup_during_powerdown$( \
 		[ "$(lab_platform)" = virt ] && echo " psci_already_on_retry")"
 }
+
+# lab_cluster_sleep on|off: allow or forbid cpuidle's cluster-sleep state
+# (state 1 of big_little_idle, tc2) on every online CPU.  Off also wakes
+# each CPU once, so that every online CPU is powered when it returns (a
+# CPU asleep before stays down until an interrupt wakes it).
+lab_cluster_sleep() {
+	case "$1" in
+	on) _d=0 ;;
+	off) _d=1 ;;
+	*) echo "lab_cluster_sleep: on or off, not '$1'" >&2; return 1 ;;
+	esac
+	for _p in /sys/devices/system/cpu/cpu[0-9]*; do
+		[ -d "$_p/cpuidle/state1" ] || continue
+		[ "$(cat "$_p/online" 2>/dev/null || echo 1)" = 1 ] || continue
+		echo $_d > "$_p/cpuidle/state1/disable" || return 1
+		[ $_d = 0 ] || taskset -c "${_p##*cpu}" true || return 1
+	done
+}
