@@ -1,11 +1,15 @@
 #!/bin/sh
-# lab-test: timeout=1200
+# lab-test: platform=rtsm,tc2 timeout=1200
 # switch-storm in each of its modes for 15 s (first argument to change it)
 # on the debug kernel, one after the other in one boot: after each storm
 # the invariants hold and every MCPM race counter the mode targets moved
 # (switcher/switch-storm says which; docs/storms.md has the figures), and
 # each cluster was set up as often as it was torn down, but for its change
-# of state.
+# of state.  On rtsm (4+4, DCSCB) and on tc2 (TC2 modelled: 2+3, two
+# logical CPUs, mainline's tc2_pm.c over the SPC, cpuidle's cluster sleep
+# on during the storms), where random, pingpong and together also target
+# teardown_abort: an idle CPU woken by an interrupt while its cluster's
+# last man tears down.
 # random, pingpong and together go on, a storm's length at a time, until
 # their targeted windows were hit: eight lengths (120 s) at most (-u).
 # shellcheck disable=SC2086 # the durations and modes are single words

@@ -83,3 +83,13 @@ lab_cluster_sleep() {
 		[ $_d = 0 ] || taskset -c "${_p##*cpu}" true || return 1
 	done
 }
+
+# lab_cluster_sleep_enabled: true if some online CPU may enter cpuidle's
+# cluster-sleep state (state 1 there and not disabled)
+lab_cluster_sleep_enabled() {
+	for _p in /sys/devices/system/cpu/cpu[0-9]*; do
+		[ -r "$_p/cpuidle/state1/disable" ] || continue
+		[ "$(cat "$_p/cpuidle/state1/disable")" = 0 ] && return 0
+	done
+	return 1
+}
