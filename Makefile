@@ -72,15 +72,17 @@ all: deps guest
 
 help:
 	@echo "make run              install missing packages, build, boot the guest to a shell"
-	@echo "                      (PLATFORM=rtsm, the modelled vexpress-a15-a7, or virt;"
+	@echo "                      (PLATFORM=rtsm, the modelled vexpress-a15-a7, tc2, the"
+	@echo "                      modelled TC2 with mainline's TC2 stack, or virt;"
 	@echo "                      TIMING=host, the host's clock, or modelled: docs/timing.md)"
 	@echo "make test             build the debug guest and run the whole test suite"
 	@echo "make soak             switch-storm chaos for SOAK_MINUTES (default 30) minutes (PLATFORM=)"
 	@echo "make bench            IKS switch cost against hotplug migration, in one boot,"
-	@echo "                      then the governor study (make governors); in modelled"
-	@echo "                      time unless TIMING=host"
+	@echo "                      TC2's cluster sleep (idle power, wake-up), then the"
+	@echo "                      governor study on rtsm and tc2; in modelled time unless"
+	@echo "                      TIMING=host"
 	@echo "make governors        five governors x three workloads, switcher on and off:"
-	@echo "                      time, deadline misses and energy (rtsm)"
+	@echo "                      time, deadline misses and energy (PLATFORM=rtsm or tc2)"
 	@echo "make verify           SPIN models of vlocks and MCPM, stress of the real vlock.S"
 	@echo "make guest            build kernel ($(VARIANT)), DTBs and initramfs"
 	@echo "make kernel           build the kernel only (VARIANT=release|debug)"
@@ -221,10 +223,11 @@ bench: deps
 		$(if $(filter host,$(TIMING)),,--host-cost)
 	@scripts/governors --timing $(or $(TIMING),modelled) \
 		$(if $(filter host,$(TIMING)),,--quanta 1000,100000 --host-cost)
+	@scripts/governors --platform tc2 --timing $(or $(TIMING),modelled)
 
 governors: deps
 	@$(MAKE) -s -j$(JOBS) guest VARIANT=release
-	@scripts/governors --timing $(or $(TIMING),modelled)
+	@scripts/governors --platform $(PLATFORM) --timing $(or $(TIMING),modelled)
 
 SOAK_MINUTES ?= 30
 soak: deps
