@@ -27,6 +27,7 @@
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/rtsm.sh
 . /usr/share/lab/syscfg.sh
+. /usr/share/lab/dvfs.sh
 CF=/sys/devices/system/cpu/cpufreq
 CLK=/sys/kernel/debug/clk
 OPP=/sys/kernel/debug/opp
@@ -111,27 +112,11 @@ for round in $ROUNDS; do
 	a7_bottom=$(min "$a7_bottom" "$(loop_ns 4)")
 	seq0="$seq0 $(cat $E0)" seq1="$seq1 $(cat $E1)"
 done
-ktap_diag "loop (ns): A15 1.2 GHz $a15_top, 1 GHz $a15_1g, 500 MHz $a15_500; A7 1 GHz $a7_top, 350 MHz $a7_bottom"
-ktap_within1 "A15: 500 MHz against 1.2 GHz" $((a15_500 * 1000 / a15_top)) 2400
-ktap_within1 "A7: 350 MHz against 1 GHz" $((a7_bottom * 1000 / a7_top)) 2857
-# speed = f / 1.2 GHz * DMIPS/MHz / 1024: an A7 at f is 516/1024 of an A15
-ktap_within1 "A7 against A15, both at 1 GHz (DMIPS/MHz 1024/516)" \
-	$((a7_top * 1000 / a15_1g)) 1984
+dvfs_speed_ratios "$a15_top" "$a15_1g" "$a15_500" "$a7_top" "$a7_bottom"
 
-# Energy of the same loop: an A7 at 350 MHz against an A15 at 1.2 GHz, each
-# meter read around the run (the shell kept on the other cluster)
+# Energy of the same loop: an A7 at 350 MHz against an A15 at 1.2 GHz
 set_khz 0 1200000
-taskset -p -c 5 $$ >/dev/null
-e=$(cat $E0); cpu-loop -c 0 60 >/dev/null; e_a15=$(($(cat $E0) - e))
-taskset -p -c 1 $$ >/dev/null
-e=$(cat $E1); cpu-loop -c 4 60 >/dev/null; e_a7=$(($(cat $E1) - e))
-ktap_diag "same loop: A15 at 1.2 GHz $e_a15 uJ, A7 at 350 MHz $e_a7 uJ"
-if [ "$e_a7" -gt 0 ] && [ "$e_a7" -lt "$e_a15" ]; then
-	ktap_pass "the same work costs less energy on an A7 at 350 MHz than on an A15 at 1.2 GHz"
-else
-	ktap_fail "the same work costs less energy on an A7 at 350 MHz than on an A15 at 1.2 GHz" \
-		"A15 $e_a15 uJ, A7 $e_a7 uJ"
-fi
+dvfs_same_work 0 4 "$E0" "$E1" 5 1
 e_after="$(cat $E0) $(cat $E1)"
 # shellcheck disable=SC2046 # four numbers
 set -- $e_before $e_after

@@ -27,6 +27,7 @@
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/platform.sh
 . /usr/share/lab/syscfg.sh
+. /usr/share/lab/dvfs.sh
 CF=/sys/devices/system/cpu/cpufreq
 CLK=/sys/kernel/debug/clk
 OPP=/sys/kernel/debug/opp
@@ -95,25 +96,11 @@ khz 0 1000000; a15_1g=$(ns 0)
 khz 0 500000; a15_500=$(ns 0)
 khz 2 1000000; a7_top=$(ns 2); e1_mid=$(cat $E1)
 khz 2 350000; a7_bottom=$(ns 2)
-ktap_diag "loop (ns, modelled): A15 1.2 GHz $a15_top, 1 GHz $a15_1g, 500 MHz $a15_500; A7 1 GHz $a7_top, 350 MHz $a7_bottom"
-ktap_within1 "A15: 500 MHz against 1.2 GHz" $((a15_500 * 1000 / a15_top)) 2400
-ktap_within1 "A7: 350 MHz against 1 GHz" $((a7_bottom * 1000 / a7_top)) 2857
-ktap_within1 "A7 against A15, both at 1 GHz (DMIPS/MHz 1024/516)" \
-	$((a7_top * 1000 / a15_1g)) 1984
+dvfs_speed_ratios "$a15_top" "$a15_1g" "$a15_500" "$a7_top" "$a7_bottom"
 
 # The same loop's energy: an A7 at 350 MHz against an A15 at 1.2 GHz
 khz 0 1200000
-taskset -p -c 3 $$ >/dev/null
-e=$(cat $E0); cpu-loop -c 0 60 >/dev/null; e_a15=$(($(cat $E0) - e))
-taskset -p -c 1 $$ >/dev/null
-e=$(cat $E1); cpu-loop -c 2 60 >/dev/null; e_a7=$(($(cat $E1) - e))
-ktap_diag "same loop: A15 at 1.2 GHz $e_a15 uJ, A7 at 350 MHz $e_a7 uJ"
-if [ "$e_a7" -gt 0 ] && [ "$e_a7" -lt "$e_a15" ]; then
-	ktap_pass "the same work costs less energy on an A7 at 350 MHz than on an A15 at 1.2 GHz"
-else
-	ktap_fail "the same work costs less energy on an A7 at 350 MHz than on an A15 at 1.2 GHz" \
-		"A15 $e_a15 uJ, A7 $e_a7 uJ"
-fi
+dvfs_same_work 0 2 "$E0" "$E1" 3 1
 seq="$e0_first $e0_mid $(cat $E0) / $e1_first $e1_mid $(cat $E1)"
 if echo "$seq" | awk '{ for (i = 2; i <= NF; i++) if ($i != "/" && $(i - 1) != "/" && $i <= $(i - 1)) exit 1 }'; then
 	ktap_pass "energy meters rise while their clusters work" "$seq"

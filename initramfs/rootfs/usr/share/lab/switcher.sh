@@ -113,3 +113,36 @@ sw_round_trip_all() {
 	echo "$_rt"
 	[ -z "$_rt" ]
 }
+
+# In TC2's layout, two A15s and three A7s (rtsm's 2+3 and tc2): the
+# switcher's opening, and a round trip of both logical CPUs, as ktap
+# results.
+# sw_ids: "cpuN MPIDR part" of logical CPUs 0 and 1, as each reads them
+# on itself
+sw_ids() {
+	awk '$1 == "cpu0" || $1 == "cpu1" { print $1, $3, $7 }' /sys/kernel/debug/arm_cpuid
+}
+
+# sw_2plus3_opening: two pairs, the third A7 kept offline and reported
+sw_2plus3_opening() {
+	ktap_expect "active with logical CPUs 0-1 online, directories cpu0 cpu1" "1 0-1 0 1" \
+		"$(cat "$SW/active") $(cat /sys/devices/system/cpu/online) $(sw_cpus | tr '\n' ' ' | sed 's/ $//')"
+	ktap_expect "one CPU reported without a counterpart" 1 \
+		"$(dmesg | grep -c 'has no counterpart in the other cluster: kept offline')"
+}
+
+# sw_2plus3_to_a7s: both logical CPUs to cluster 1, where each must read
+# an A7's MPIDR and part on itself, two different A7s
+sw_2plus3_to_a7s() {
+	for _n in 0 1; do sw_switch $_n 1 || ktap_diag "cpu$_n: switch to cluster 1 failed"; done
+	ktap_expect "on cluster 1: cpu0 and cpu1 each read an A7's MPIDR and part, two different A7s" \
+		"2 2" "$(sw_ids | awk '$2 ~ /^0x800001/ && $3 == "0xc07" { n++; m[$2] = 1 }
+			END { k = 0; for (x in m) k++; print n + 0, k }')"
+}
+
+# sw_2plus3_to_a15s: both back to cluster 0, each on its own A15
+sw_2plus3_to_a15s() {
+	for _n in 0 1; do sw_switch $_n 0 || ktap_diag "cpu$_n: switch to cluster 0 failed"; done
+	ktap_expect "${1:-back on cluster 0}: each reads its own A15's MPIDR and part" \
+		"cpu0 0x80000000 0xc0f|cpu1 0x80000001 0xc0f" "$(sw_ids | tr '\n' '|' | sed 's/|$//')"
+}
