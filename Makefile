@@ -206,11 +206,13 @@ $(INITRAMFS): initramfs/init initramfs/files.list $(shell find initramfs/rootfs 
 guest: kernel dtbs $(TC2_DTB) initramfs qemu
 
 run: deps
+	@scripts/check-disk
 	@$(MAKE) -s -j$(JOBS) guest VARIANT=$(VARIANT)
 	@scripts/guest-run --no-build --interactive --variant $(VARIANT) --platform $(PLATFORM) \
 		--timing $(or $(TIMING),host)
 
 test: deps
+	@scripts/check-disk
 	@$(MAKE) -s -j$(JOBS) guest VARIANT=debug
 	@tests/run
 
@@ -218,6 +220,7 @@ verify: deps tree
 	@tests/verify/run $(TREE)
 
 bench: deps
+	@scripts/check-disk
 	@$(MAKE) -s -j$(JOBS) guest VARIANT=release
 	@scripts/bench --timing $(or $(TIMING),modelled) \
 		$(if $(filter host,$(TIMING)),,--host-cost)
