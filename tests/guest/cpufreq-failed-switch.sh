@@ -1,7 +1,7 @@
 #!/bin/sh
 # lab-test: timing=modelled timeout=300 klog-expect='mcpm_cpu_power_up\(\) returned -5|__target_index: Failed to change cpu frequency: -5$'
 # Issue 11, defect 9: the cpufreq front end after a switch that failed
-# (mcpm/fault_fail_power_up makes the inbound's power-up fail with EIO).
+# (mcpm/fail_power_up makes the inbound's power-up fail with EIO).
 #  - the logical CPU's request must be the one before the failed
 #    transition, which the core goes on reporting, not one rebuilt from
 #    the cluster clock (which another logical CPU may have set higher);
@@ -26,7 +26,6 @@
 . /usr/share/lab/klog.sh
 ktap_plan 6
 
-FAIL=$MCPM_DIR/fault_fail_power_up
 P=$CF/policy1
 # cpu0, 2 and 3 stay under performance on their A15s: cluster 0 at 1.2 GHz
 cpufreq-set -c 1 -g userspace
@@ -38,13 +37,13 @@ ktap_expect "cpu1 under userspace at 1100000 on cluster 0 (clock 1200000)" \
 # transition: the kernel log and the state show it).  The failures'
 # messages are expected from here until a switch has succeeded again.
 klog_expect_begin
-echo 1 > $FAIL
+mcpm_fault_arm fail_power_up 1
 echo 300000 > $P/scaling_setspeed
 cur=$(cat $P/scaling_cur_freq)
 hw=$(cat $P/cpuinfo_cur_freq)
 ktap_expect "failed switch to 300000: cpu1 keeps cluster 0 and its request 1100000" \
 	"0 1100000 1100000 0 1100000 0 1200000 1" \
-	"$(cat $FAIL) $cur $hw $(sw_cluster 1) $(cf_mapping 1) $(dmesg | grep -c 'CPU1: switch to cluster 1 failed: -5')"
+	"$(mcpm_fault_left fail_power_up) $cur $hw $(sw_cluster 1) $(cf_mapping 1) $(dmesg | grep -c 'CPU1: switch to cluster 1 failed: -5')"
 
 # ondemand on a nearly idle cpu1 asks for an A7 entry every sampling
 # period.  The governor samples a CPU only when the scheduler runs there,
@@ -59,7 +58,7 @@ f0=$(sw_stat failures)
 pf0=$(cat $P/bL_switch_failures 2>/dev/null || echo missing)
 pr0=$(cat $P/bL_switch_refused 2>/dev/null || echo missing)
 eagain0=$(dmesg | grep -c 'Failed to change cpu frequency: -11' || true)
-echo 1000000 > $FAIL
+mcpm_fault_arm fail_power_up 1000000
 cpufreq-set -c 1 -g ondemand
 echo 20000 > $P/ondemand/sampling_rate
 mins=""
@@ -68,7 +67,7 @@ for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
 	read -r m < $P/scaling_min_freq
 	mins="$mins $m"
 done
-echo 0 > $FAIL
+mcpm_fault_arm fail_power_up 0
 n=$(($(sw_stat failures) - f0))
 if [ "$n" -ge 3 ] && [ "$n" -le 6 ]; then
 	ktap_pass "4 s of failing power-ups under ondemand (20 ms): $n switches tried"

@@ -5,7 +5,7 @@
 # the power-up of a secondary that did not come online").  cpu5 (cluster 1
 # CPU 1) is taken offline, then, with MCPM's fault injection (debug
 # kernel):
-#  - three lost power-ups in a row (mcpm/fault_lose_power_up): each
+#  - three lost power-ups in a row (mcpm/lose_power_up): each
 #    'online' fails with EIO, and each time the request is withdrawn (use
 #    count 0, power OFF).  Before the fix the count stayed at 1, the
 #    second attempt took it to 2 and the third was
@@ -37,7 +37,7 @@ ktap_expect "cpu$CPU offline: its MCPM state" "DOWN 0 OFF" "$(state)"
 klog_expect_begin
 seen=""
 for _ in 1 2 3; do
-	echo 1 > $MCPM_DIR/fault_lose_power_up
+	mcpm_fault_arm lose_power_up 1
 	seen="$seen [$(online); $(state)]"
 done
 e="[Input/output error; DOWN 0 OFF]"

@@ -17,7 +17,7 @@
 #    to be off (ALREADY_ON, retried) and completes; the outbound must
 #    still be on as the switch back starts (the race window hit);
 #  - the outbound stack (1 KiB a physical CPU), measured by its paint over
-#    all of the above: used, and at most half of it (kernel 03/0026: 184
+#    all of the above: used, and at most half of it (kernel 03/0028: 184
 #    bytes here, the deepest path the lab has).
 # shellcheck disable=SC2086,SC2016,SC3028 # CPU numbers and sysfs paths are single words; single-quoted code runs in the guest; busybox ash has RANDOM
 . /usr/share/lab/ktap.sh

@@ -1,7 +1,7 @@
 #!/bin/sh
 # lab-test: timing=modelled platform=rtsm append=no_bL_switcher timeout=300 qemu-expect='power-sequencing violation #[0-9]+ \(cached-not-snooping\): cluster 1 CPU 0 ran with its data cache on \(SCTLR\.C\) while CCI-400 slave interface 4 did not snoop \(seen at its snoop enable\)' qemu-expect-count=1
 # A check of the checker (issue 28, item 13): a cached CPU on a port
-# enabled late.  mcpm/fault_late_port_enable (kernel 05/0007), a test double, makes the
+# enabled late.  mcpm/fault_late_port_enable (kernel 05/0012), a test double, makes the
 # next first man of a cluster skip its power_up_setup (which enables the
 # cluster's CCI-400 port with the MMU and cache off) and enable the port
 # itself once in the kernel, with its cache on.  Until then it ran cached

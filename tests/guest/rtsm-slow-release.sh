@@ -9,17 +9,17 @@
 #  - the DCSCB backend must report such a CPU on its way (its hold is
 #    released), not off: the cancel answers EBUSY (power_up_cancel_busy),
 #    the switcher waits and the switch completes with a late inbound.
-#    Before its RST_HOLD check (kernel 03/0017) the cancel took the use count to 0 and left the
+#    Before its RST_HOLD check (kernel 03/0018) the cancel took the use count to 0 and left the
 #    hold released: the CPU came 80 ms later, parked at the gate with a use
 #    count of 0, and its cluster could never tear down;
 #  - with mcpm/fault_no_power_state (a backend that cannot tell a CPU's
 #    power state, as tc2_pm.c) the switcher waits for it the same way and
-#    does not mark the pair broken (kernel 03/0014; before, broken at once).
+#    does not mark the pair broken (kernel 03/0015; before, broken at once).
 # Afterwards MCPM and the DCSCB agree, the A7 cluster tears down when the
 # CPUs go back, and no pair is broken.  Runs in both timings: in modelled
 # time QEMU stopped at the first switch ("Bad icount read") until the
 # DCSCB stopped reading the virtual clock for a CPU entering WFI (qemu
-# patch 03/0014).
+# 04/0001).
 # shellcheck disable=SC2086 # CPU numbers and sysfs paths are single words
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh

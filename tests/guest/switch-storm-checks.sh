@@ -55,11 +55,11 @@ fi
 # A chaos storm during which switches fail: 3 failing power-ups injected
 # behind switch-storm's back must make it fail.
 klog_expect_begin
-echo 3 > $MCPM_DIR/fault_fail_power_up
+mcpm_fault_arm fail_power_up 3
 rc=0
 out=$(switch-storm -m chaos -d 5 2>&1) || rc=$?
-left=$(cat $MCPM_DIR/fault_fail_power_up)
-echo 0 > $MCPM_DIR/fault_fail_power_up
+left=$(mcpm_fault_left fail_power_up)
+mcpm_fault_arm fail_power_up 0
 echo "$out" | sed 's/^/# /'
 if [ "$rc" = 1 ] && echo "$out" | grep -q '^result FAILED' && echo "$out" | grep -q 'switches failed'; then
 	ktap_pass "chaos with $((3 - left)) failed switches it did not inject: result FAILED"
@@ -80,10 +80,10 @@ else
 fi
 
 # And one that was not told: the same faults fail it.
-echo 2 > $MCPM_DIR/fault_fail_power_up
+mcpm_fault_arm fail_power_up 2
 rc=0
 out=$(switch-storm -m random -d 4 2>&1) || rc=$?
-echo 0 > $MCPM_DIR/fault_fail_power_up
+mcpm_fault_arm fail_power_up 0
 if [ "$rc" = 1 ] && echo "$out" | grep -q 'switches failed'; then
 	ktap_pass "random with faults it did not inject: result FAILED"
 else

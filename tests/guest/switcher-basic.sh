@@ -133,12 +133,12 @@ f0=$(sw_stat failures)
 c0=$(mcpm_stat power_up_cancel)
 a7=$(sw_other 2)
 klog_expect_begin
-echo 1 > $MCPM_DIR/fault_lose_power_up
+mcpm_fault_arm lose_power_up 1
 err=$(sw_write_error sh -c "echo 1 > $SW/cpu2/cluster")
 ktap_expect "lost power-up: ETIMEDOUT, cpu2 stays on cluster 0, A7 off, failure and cancel counted" \
 	"Connection timed out 0 OFF DOWN $((f0 + 1)) $((c0 + 1))" \
 	"$err $(sw_cluster 2) $(mcpm_cpu_field $a7 power) $(mcpm_cpu_field $a7 state) $(sw_stat failures) $(mcpm_stat power_up_cancel)"
-echo 1 > $MCPM_DIR/fault_fail_power_up
+mcpm_fault_arm fail_power_up 1
 err=$(sw_write_error sh -c "echo 1 > $SW/cpu2/cluster")
 sw_switch 2 1
 r=$?

@@ -14,7 +14,7 @@
 # no, CONFIG_BL_SWITCHER_TRANSITION_TEST) and kexecs again with cpu1 on
 # its A7: the switcher stays active, says "could not be disabled" (the
 # runner requires that line: the refusal was hit), and kexec takes its
-# CPUs down as they are (kernel 03/0019); before, smp_shutdown_nonboot_cpus()
+# CPUs down as they are (kernel 03/0021); before, smp_shutdown_nonboot_cpus()
 # met the hotplug veto and hit its BUG_ON.  A third kernel (stage 3) must
 # come up with its 8 CPUs and the switcher.
 # shellcheck disable=SC2086 # CPU numbers are single words

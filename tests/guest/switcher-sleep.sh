@@ -15,7 +15,7 @@
 #  - a suspend whose preparation fails after the switcher stood aside
 #    (bL_switcher/test_fail_sleep_prepare, a PM notifier after the
 #    switcher's, CONFIG_BL_SWITCHER_TRANSITION_TEST): the write fails with
-#    EIO and the switcher comes back (kernel 03/0019); before, the PM core
+#    EIO and the switcher comes back (kernel 03/0021); before, the PM core
 #    never called its second notifier and it stayed disabled for good.
 # shellcheck disable=SC2086 # CPU numbers are single words
 . /usr/share/lab/ktap.sh

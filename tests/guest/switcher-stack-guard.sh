@@ -9,7 +9,7 @@
 # reported (KERN_CRIT, stack_overruns in stats) when that CPU comes back,
 # once; switch storms without it must report none.  How deep the
 # outbound path goes is measured by the paint it leaves (stack_max_used
-# in stats, kernel 03/0026): after the storm it must be above 0 and at most
+# in stats, kernel 03/0028): after the storm it must be above 0 and at most
 # half the stack, 156 bytes through the DCSCB here.
 # shellcheck disable=SC2086,SC2046 # CPU numbers and sysfs paths are single words; sw_cpus lists words
 . /usr/share/lab/ktap.sh

@@ -10,7 +10,7 @@
 # and nothing when the interface snoops again (the same episode).  The
 # header's qemu-expect= makes tests/run fail the suite if a report is
 # missing or another appears.  Then cpu-off-cached:
-# mcpm/fault_skip_cpu_cache_disable, a test double (kernel 05/0004),
+# mcpm/fault_skip_cpu_cache_disable, a test double (kernel 05/0008),
 # makes the next CPU power-down that is not its cluster's last skip the
 # CPU's cache disable, and cpu4 (cluster 1 CPU 2) is taken offline: the
 # SPC powers it down in WFI with its cache on, reported once; the same

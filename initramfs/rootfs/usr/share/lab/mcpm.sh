@@ -9,6 +9,27 @@ mcpm_stat() {
 		"$MCPM_DIR/stats"
 }
 
+# mcpm_fault_arm ATTR N: the next N power-ups of a CPU that is down meet
+# fault ATTR: fail_power_up (they fail with EIO) or lose_power_up (reported
+# done, the CPU left off), fault attributes of the kernel's fault-injection
+# framework in mcpm/ (debug kernel: CONFIG_MCPM_FAULT_INJECTION).  N 0
+# disarms it.
+mcpm_fault_arm() {
+	if [ "$2" = 0 ]; then
+		echo 0 > "$MCPM_DIR/$1/probability"
+		echo 0 > "$MCPM_DIR/$1/times"
+		return
+	fi
+	echo 1 > "$MCPM_DIR/$1/interval"
+	echo "$2" > "$MCPM_DIR/$1/times"
+	echo 100 > "$MCPM_DIR/$1/probability"
+}
+
+# mcpm_fault_left ATTR: how many of the faults armed on ATTR are to come
+mcpm_fault_left() {
+	cat "$MCPM_DIR/$1/times"
+}
+
 # mcpm_cluster_state N: "STATE INBOUND" of cluster N
 mcpm_cluster_state() {
 	awk -v c="$1" '$1 == "cluster" && $2 == c { print $4, $6 }' "$MCPM_DIR/state"
