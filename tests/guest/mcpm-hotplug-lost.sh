@@ -5,9 +5,10 @@
 # the power-up of a secondary that did not come online").  cpu5 (cluster 1
 # CPU 1) is taken offline, then, with MCPM's fault injection (debug
 # kernel):
-#  - three lost power-ups in a row (mcpm/lose_power_up): each
-#    'online' fails with EIO, and each time the request is withdrawn (use
-#    count 0, power OFF).  Before the fix the count stayed at 1, the
+#  - three lost power-ups in a row (mcpm/lose_power_up, a fault attribute
+#    of the kernel's fault-injection framework): each 'online' fails with
+#    EIO, and each time the request is withdrawn (use count 0, power OFF);
+#    the framework logged each fault it injected and has none left.  Before the fix the count stayed at 1, the
 #    second attempt took it to 2 and the third was
 #    "kernel BUG at arch/arm/common/mcpm_entry.c:662!";
 #  - a clean 'online' then works;
@@ -23,7 +24,7 @@
 . /usr/share/lab/klog.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
-ktap_plan 8
+ktap_plan 9
 
 CPU=5
 HW=$(cpu_hwid $CPU)
@@ -35,6 +36,7 @@ set_online $CPU 0
 ktap_expect "cpu$CPU offline: its MCPM state" "DOWN 0 OFF" "$(state)"
 
 klog_expect_begin
+fi0=$(dmesg | grep -c 'FAULT_INJECTION: forcing a failure' || true)
 seen=""
 for _ in 1 2 3; do
 	mcpm_fault_arm lose_power_up 1
@@ -43,6 +45,9 @@ done
 e="[Input/output error; DOWN 0 OFF]"
 ktap_expect "three lost power-ups: each online fails with EIO and is withdrawn" \
 	" $e $e $e" "$seen"
+fi1=$(dmesg | grep -c 'FAULT_INJECTION: forcing a failure' || true)
+ktap_expect "the fault-injection framework logged the 3 faults and has none left" \
+	"3 0" "$((fi1 - fi0)) $(mcpm_fault_left lose_power_up)"
 
 err=$(online)
 ktap_expect "then a clean online brings it up" "; UP 1 ON; 1" \

@@ -18,8 +18,8 @@
 # Afterwards MCPM and the DCSCB agree, the A7 cluster tears down when the
 # CPUs go back, and no pair is broken.  Runs in both timings: in modelled
 # time QEMU stopped at the first switch ("Bad icount read") until the
-# DCSCB stopped reading the virtual clock for a CPU entering WFI (qemu
-# 04/0001).
+# DCSCB stopped reading the virtual clock for a CPU entering WFI (QEMU
+# patch 04/0001).
 # shellcheck disable=SC2086 # CPU numbers and sysfs paths are single words
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/mcpm.sh
