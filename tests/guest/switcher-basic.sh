@@ -12,7 +12,7 @@
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
 . /usr/share/lab/platform.sh
-ktap_plan 19
+ktap_plan 20
 
 PWR=$(lab_power_ctl)
 
@@ -28,6 +28,52 @@ for n in $(sw_cpus); do
 done
 ktap_expect "each of cpu0-3 pairs an A15 (hwid 0-3) with an A7 (hwid 4-7)" \
 	"0:11 1:11 2:11 3:11 " "$pairs"
+
+# 3. the login banner (/etc/motd, what `make run` shows first) names only
+# files that exist: its paths with {a,b} expanded, cpuN read as cpu0 and
+# cpu* as a glob
+motd_paths() {
+	tr ' ' '\n' < /etc/motd | grep '^/sys' | awk '
+	function expand(s,   i, c, d, a, b, n, part, cur, out, k) {
+		a = index(s, "{")
+		if (!a)
+			return s
+		d = 0
+		for (i = a; i <= length(s); i++) {
+			c = substr(s, i, 1)
+			if (c == "{")
+				d++
+			else if (c == "}" && !--d) {
+				b = i
+				break
+			}
+		}
+		n = 0; cur = ""; d = 0
+		for (i = a + 1; i < b; i++) {
+			c = substr(s, i, 1)
+			if (c == "{") d++
+			if (c == "}") d--
+			if (c == "," && !d) { part[++n] = cur; cur = "" } else cur = cur c
+		}
+		part[++n] = cur
+		out = ""
+		for (k = 1; k <= n; k++)
+			out = out " " expand(substr(s, 1, a - 1) part[k] substr(s, b + 1))
+		return out
+	}
+	{ gsub(/cpuN/, "cpu0"); print expand($0) }' | tr ' ' '\n' | grep .
+}
+missing="" named=0
+for f in $(motd_paths); do
+	named=$((named + 1))
+	# shellcheck disable=SC2012 # a glob's match, only its existence counts
+	ls -d $f >/dev/null 2>&1 || missing="$missing $f"
+done
+if [ "$named" -ge 10 ] && [ -z "$missing" ]; then
+	ktap_pass "the login banner's $named paths all exist"
+else
+	ktap_fail "the login banner's $named paths all exist" "missing:${missing:- none (too few named)}"
+fi
 
 # 3. each logical CPU 0 -> 1 -> 0
 bad=""
