@@ -5,7 +5,8 @@
 # back on the CPU itself, the outbound really off per the power controller
 # (DCSCB RST_STAT on rtsm, PSCI on virt), the /sys
 # contract (values, errors, permissions), tracepoints, the dummy
-# interface, hotplug veto, fault injection, and enable/disable round trips.
+# interface, hotplug veto, fault injection, and enable/disable round trips;
+# and the login banner names only files that exist.
 # shellcheck disable=SC2086,SC2016,SC3028 # CPU numbers and sysfs paths are single words; single-quoted code runs in the guest; busybox ash has RANDOM
 . /usr/share/lab/ktap.sh
 . /usr/share/lab/klog.sh
@@ -75,7 +76,7 @@ else
 	ktap_fail "the login banner's $named paths all exist" "missing:${missing:- none (too few named)}"
 fi
 
-# 3. each logical CPU 0 -> 1 -> 0
+# 4. each logical CPU 0 -> 1 -> 0
 bad=""
 for n in $(sw_cpus); do
 	a15=$(sw_mpidr $n)
@@ -96,7 +97,7 @@ else
 	ktap_fail "cpu0-3 switched 0->1->0: cluster, mpidr, $PWR OFF of the outbound, switches +2" "$bad"
 fi
 
-# 4. MPIDR as each CPU reads it, with cpu1 and cpu3 on their A7s
+# 5. MPIDR as each CPU reads it, with cpu1 and cpu3 on their A7s
 sw_switch 1 1
 sw_switch 3 1
 want=""
@@ -110,7 +111,7 @@ fi
 sw_switch 1 0
 sw_switch 3 0
 
-# 5. power:cpu_migrate_begin/finish tracepoints
+# 6. power:cpu_migrate_begin/finish tracepoints
 echo > $TRACE/trace
 echo 1 > $TRACE/events/power/cpu_migrate_begin/enable
 echo 1 > $TRACE/events/power/cpu_migrate_finish/enable
@@ -122,14 +123,14 @@ echo 0 > $TRACE/events/power/cpu_migrate_finish/enable
 ktap_expect "two switches give two cpu_migrate_begin and two cpu_migrate_finish events" "2 2" \
 	"$(grep -c cpu_migrate_begin: $TRACE/trace) $(grep -c cpu_migrate_finish: $TRACE/trace)"
 
-# 6. the dummy character device still switches (asynchronously)
+# 7. the dummy character device still switches (asynchronously)
 echo "0,1" > /dev/b.L_switcher
 i=0
 while [ "$(sw_cluster 0)" != 1 ] && [ $i -lt 50 ]; do usleep 100000; i=$((i + 1)); done
 ktap_expect "/dev/b.L_switcher '0,1' moves cpu0 to cluster 1" 1 "$(sw_cluster 0)"
 sw_switch 0 0
 
-# 7-8. bad writes change nothing
+# 8-9. bad writes change nothing
 before="$(sw_cluster 1) $(sw_mpidr 1) $(sw_switches 1) $(sw_stat requests)"
 errs=""
 for v in 2 -1 abc "" "0 1" "1x"; do
@@ -148,7 +149,7 @@ done
 ktap_expect "active: 2, -1, abc, empty, on -> EINVAL, switcher stays active" \
 	"${e}${e}${e}${e}${e} 1 0-3" "$errs $(cat $SW/active) $(cat /sys/devices/system/cpu/online)"
 
-# 9. permissions: root-writable only
+# 10. permissions: root-writable only
 modes="$(stat -c %a $SW/active $SW/trace_trigger $SW/cpu0/cluster $SW/cpu0/mpidr $SW/cpu0/switches $SWD/stats $SWD/pairs | tr '\n' ' ')"
 uerr="$(runas 1000 1000 sh -c "echo 1 > $SW/cpu0/cluster" 2>&1 | sed 's/.*: //' | head -n 1)"
 ktap_expect "modes 644 200 644 444 444, debugfs stats and pairs 444; user 1000 cannot switch" \
@@ -169,11 +170,11 @@ npairs=$(wc -l < $SWD/pairs)
 ktap_expect "sysfs active cpu0/{cluster,mpidr,switches} trace_trigger, one value each; debugfs pairs has 4 lines" \
 	" active trace_trigger cpu0/cluster cpu0/mpidr cpu0/switches 4" "$files$bad $npairs"
 
-# 10. hotplug of a CPU the switcher removed is refused
+# 11. hotplug of a CPU the switcher removed is refused
 ktap_expect "onlining cpu4 while active -> EBUSY" "Device or resource busy" \
 	"$(sw_write_error sh -c 'echo 1 > /sys/devices/system/cpu/cpu4/online')"
 
-# 11-12. fault injection: a lost power-up times out and is undone; a failed
+# 12-13. fault injection: a lost power-up times out and is undone; a failed
 # one errors out; the next switch works
 f0=$(sw_stat failures)
 c0=$(mcpm_stat power_up_cancel)
@@ -193,11 +194,11 @@ ktap_expect "failed power-up: EIO and no change; then the next switch succeeds" 
 klog_expect_end
 sw_switch 2 0
 
-# 13. the books balance
+# 14. the books balance
 ktap_expect "stats: requests = switches + failures" "$(sw_stat requests)" \
 	"$(($(sw_stat switches) + $(sw_stat failures)))"
 
-# 14-16. enable/disable round trips restore all 8 CPUs in their places
+# 15-17. enable/disable round trips restore all 8 CPUs in their places
 ok=1
 all_regs=""
 n=0
