@@ -6,9 +6,9 @@
 # tests/guest/wfe-events.sh checks the exception return), the timer's
 # event stream off, so that a WFE that sleeps where it must not waits for
 # the next interrupt, the 10 ms tick (tests/tools/wfe-events):
-#  - SEVL sets the CPU's own event register: of 200 loops of SEVL and WFE
-#    none takes half a tick (SEVL was a NOP: its WFE slept to the tick or
-#    to another CPU's SEV);
+#  - SEVL sets the CPU's own event register: 200 loops of SEVL and WFE
+#    take less than 50 ms in all (SEVL was a NOP: each WFE slept to the
+#    tick or to another CPU's SEV, 0.4 to 0.9 s for 200 here);
 #  - an exception return sets it (200 loops of a system call and WFE);
 #  - the clearing of the global monitor is a wake-up event: a thread that
 #    waits with LDREX and WFE for a flag another CPU sets with a plain
@@ -20,7 +20,12 @@
 #    tick, and the monitor wait on the ARMv7 A15 (where the clearing of
 #    the global monitor is no wake-up event) sleeps too.
 # Host time (virt with a path for --virt-qemu runs host time only): the
-# limits leave a factor of 5 or more either side.  Prints KTAP.
+# limits leave a factor of 5 or more either side.  As in
+# tests/guest/wfe-events.sh, the bound on one loop is not asserted in host
+# time (a vCPU thread the host does not run for 5 ms makes a loop that
+# slow), only the 200 loops' total; a WFE that slept in each loop would
+# take that total to the check of the check's (0.4 to 0.9 s here).
+# Prints KTAP.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -51,10 +56,8 @@ cat > "$tmp/job.sh" <<'GUEST'
 grep -m1 '^Features' /proc/cpuinfo | grep -qw crc32 && echo "armv8 yes" || echo "armv8 no"
 grep -q evtstrm /proc/cpuinfo && echo "evtstrm on" || echo "evtstrm off"
 for m in sevl eret none; do
-	n=200
-	[ "$m" = none ] && n=40
 	echo "mode $m"
-	taskset -c 1 wfe-events "$m" "$n" || echo "wfe-events $m failed: $?"
+	taskset -c 1 wfe-events "$m" 200 || echo "wfe-events $m failed: $?"
 done
 echo "mode monitor"
 wfe-events monitor 21 || echo "wfe-events monitor failed: $?"
@@ -78,21 +81,19 @@ else
 		"guest-run exit $rc; $(grep -E '^(armv8|evtstrm)' "$out" | tr '\n' ' ') (see $out)"
 fi
 
-# Other CPUs' SEVs also end a waiting WFE: a WFE that sleeps where it must
-# not is seen by the slowest loop (half a tick or more).
-# quick MODE WHAT: 200 loops of MODE in < 50 ms, none >= 5 ms
+# quick MODE WHAT: 200 loops of MODE in < 50 ms; the slowest one reported
 quick() {
 	local t m
 	t=$(figure "$1" total_us)
 	m=$(figure "$1" max_us)
-	if [[ ${t:-} =~ ^[0-9]+$ && ${m:-} =~ ^[0-9]+$ ]] && [ "$t" -lt 50000 ] && [ "$m" -lt 5000 ]; then
-		pass "$2" "$t us, slowest loop $m us"
+	if [[ ${t:-} =~ ^[0-9]+$ ]] && [ "$t" -lt 50000 ]; then
+		pass "$2" "$t us, slowest loop ${m:-none} us (host time: not asserted)"
 	else
 		fail "$2" "total '${t:-none}' us, slowest '${m:-none}' us; see $out"
 	fi
 }
-quick sevl "SEVL, then WFE: completes at once (200 in < 50 ms, none >= 5 ms)"
-quick eret "a system call, then WFE: completes at once (200 in < 50 ms, none >= 5 ms)"
+quick sevl "SEVL, then WFE: completes at once (200 in < 50 ms)"
+quick eret "a system call, then WFE: completes at once (200 in < 50 ms)"
 
 med=$(figure monitor wake_median_us)
 wmax=$(figure monitor wake_max_us)
@@ -122,13 +123,17 @@ else
 		"guest-run exit $rc, median '${v7med:-none}' us, worst '${v7max:-none}' us; see $logs/v7.out"
 fi
 
+# Other CPUs' SEVs (every arm32 spin_unlock) also end a waiting WFE: 40
+# loops were too few (in the project's CI of 43f23bf all 40 ended within
+# 1.6 ms, 3.5 ms in all), 200 as in wfe-events.sh.  A WFE that slept in each of
+# the loops above would show both here: the slowest loop and the total.
 t=$(figure none total_us)
 m=$(figure none max_us)
-if [[ ${m:-} =~ ^[0-9]+$ ]] && [ "$m" -ge 5000 ]; then
-	pass "check of the check: WFE alone sleeps to an interrupt (one of 40 >= 5 ms)" "$t us, slowest $m us"
+what="check of the check: WFE alone sleeps to an interrupt (one of 200 >= 5 ms, all > 50 ms)"
+if [[ ${m:-} =~ ^[0-9]+$ && ${t:-} =~ ^[0-9]+$ ]] && [ "$m" -ge 5000 ] && [ "$t" -ge 50000 ]; then
+	pass "$what" "$t us, slowest $m us"
 else
-	fail "check of the check: WFE alone sleeps to an interrupt (one of 40 >= 5 ms)" \
-		"total '${t:-none}' us, slowest '${m:-none}' us; see $out"
+	fail "$what" "total '${t:-none}' us, slowest '${m:-none}' us; see $out"
 fi
 
 [ "$failed" -eq 0 ]
