@@ -1,10 +1,9 @@
 #!/bin/sh
 # lab-test: platform=rtsm,virt timeout=600 klog-expect='__bL_switch_to: mcpm_cpu_power_up\(\) returned -5'
-# switch-storm's own checks.  Bad arguments: each is refused on stderr with
-# exit 2 before anything changes (no switch made, no bl-storm or vfpcheck
-# left running, every cpufreq governor as it was, the switcher active);
-# on rtsm only: switch-storm refuses them before it starts anything, from
-# its arguments and the switcher's sysfs, which are the same on virt.
+# switch-storm's own checks, in host time (in modelled time the chaos
+# storm's hotplug vetoes come fast enough for their printk ratelimit,
+# docs/timing.md); its refusals of bad arguments are
+# tests/guest/switch-storm-args.sh, in modelled time.  -h prints help.
 # Failures: a chaos storm under which switches fail (a fault injected
 # behind its back) must report FAILED, and a storm that injects its own
 # faults (-f) must account every failed switch to one of them; a
@@ -14,32 +13,7 @@
 . /usr/share/lab/klog.sh
 . /usr/share/lab/mcpm.sh
 . /usr/share/lab/switcher.sh
-. /usr/share/lab/platform.sh
-if [ "$(lab_platform)" = rtsm ]; then ktap_plan 18; else ktap_plan 6; fi
-
-state() {
-	echo "requests=$(sw_stat requests) active=$(cat $SW/active)"
-	echo "storms=$(pidof bl-storm | wc -w) vfp=$(pidof vfpcheck | wc -w)"
-	cat /sys/devices/system/cpu/cpufreq/policy*/scaling_governor 2>/dev/null | tr '\n' ' '
-}
-
-if [ "$(lab_platform)" = rtsm ]; then
-	# a storm started by mistake would show within a second
-	# shellcheck disable=SC2034 # read by ktap_refused in ktap.sh
-	KTAP_REFUSED_SETTLE=1
-	ktap_refused state switch-storm pingpong -d 30
-	ktap_refused state switch-storm -m pingpong 30
-	ktap_refused state switch-storm -c "0 9"
-	ktap_refused state switch-storm -m chaos -d 10abc
-	ktap_refused state switch-storm -m governor -d 10abc
-	ktap_refused state switch-storm -m governor -c "0 9"
-	ktap_refused state switch-storm -m sideways
-	ktap_refused state switch-storm -d 0
-	ktap_refused state switch-storm -f many
-	ktap_refused state switch-storm -m together -u soon
-	ktap_refused state switch-storm -m chaos -d 5 -u 60
-	ktap_refused state switch-storm -m together -d 60 -u 30
-fi
+ktap_plan 6
 
 rc=0
 switch-storm -h > /tmp/out 2>&1 || rc=$?

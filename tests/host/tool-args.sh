@@ -5,7 +5,7 @@
 # before any switch, write or exec.  The static armhf binaries run here
 # under qemu-arm (qemu-user); nothing they could touch exists on the host,
 # and a case that does not stop within 10 s fails.  switch-storm's
-# arguments are checked in the guest (tests/guest/switch-storm-checks.sh).
+# arguments are checked in the guest (tests/guest/switch-storm-args.sh).
 # Prints KTAP.
 # lab-test: parallel=yes timeout=300
 set -euo pipefail
