@@ -23,6 +23,6 @@ ktap_plan 3
 # scheduler's RT throttling fired in one CI run (2026-12-07, virt; the
 # kernel log's check fails on it).  Random's pauses (0-20 ms) leave the
 # threads about a quarter of a CPU and trace more switches (1603 against
-# pingpong's 1320 in 15 s on virt).
+# pingpong's 1320 in a 15 s storm on virt, host time).
 ft_storm_checks random 15
 ktap_done
